@@ -1,0 +1,1 @@
+"""Deterministic stand-ins, each named for what it does (or does wrong)."""

@@ -1,0 +1,35 @@
+"""The small command-line frame every stage's demo shares."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from stages.s01_model.errors import CourseInputError
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+TRACES = ROOT / "traces"
+
+
+def demo_parser(description: str, script: Path, trace: Path) -> argparse.ArgumentParser:
+    """Arguments every demo takes: the conversation script to play and where to write the trace."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--script", type=Path, default=script, help=f"default: {short(script)}")
+    parser.add_argument("--trace", type=Path, default=trace, help=f"default: {short(trace)}")
+    return parser
+
+
+def run_cli(main: Callable[[], int]) -> int:
+    """Run a command; bad input becomes one line on stderr and exit code 2, not a traceback."""
+    try:
+        return main()
+    except CourseInputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def short(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)

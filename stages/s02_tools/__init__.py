@@ -1,0 +1,1 @@
+"""Stage 2: tools the model can call, with arguments checked before anything runs."""

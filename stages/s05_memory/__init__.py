@@ -1,0 +1,1 @@
+"""Stage 5: remember the customer's preferences across turns, and never a secret."""

@@ -1,0 +1,1 @@
+"""Stage 7: a tracer that makes every step findable, and `run(task, model) -> Trajectory`."""
