@@ -18,7 +18,9 @@ from stages.s01_model.files import load_json
 POLICY_FILE = FIXTURES / "policies.json"
 THRESHOLD = 0.6  # below this share of the question's words, a passage does not answer it
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in", "is", "it", "my", "of", "on", "or", "the", "to", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "long", "much", "take", "after", "now", "get", "any", "there"]
+    "a an and are as at be by can do does for from how i if in is it my of on or the"
+    " to what when where which who why will with you your long much take after now get"
+    " any there".split()
 )
 
 

@@ -1,0 +1,147 @@
+"""Stage 1: one model call, the scripted fake behind it, and bad input told plainly."""
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fakes.scripted_model import (
+    HANGING_ORDER,
+    UNKNOWN_TOOL,
+    OffScriptError,
+    ScriptedModel,
+    parse_script,
+)
+from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import load_json, read_jsonl
+from stages.s01_model.model import SYSTEM_PROMPT, Answer, Message, ToolCall, ask
+from stages.s01_model.trace import JsonlTrace
+
+
+def test_ask_sends_the_system_prompt_and_the_question_once():
+    model = ScriptedModel.from_steps([{"answer": "We are open daily."}])
+    reply = ask(model, "Open on Sundays?")
+    assert reply == Answer("We are open daily.")
+    assert model.calls == [(Message("system", SYSTEM_PROMPT), Message("user", "Open on Sundays?"))]
+
+
+def test_the_script_is_played_in_order():
+    model = ScriptedModel.from_steps(
+        [{"call": "order_status", "args": {"order_id": "A1001"}}, {"answer": "Shipped."}]
+    )
+    conversation = [Message("user", "Where is A1001?")]
+    assert model.respond(conversation) == ToolCall("order_status", {"order_id": "A1001"})
+    assert model.respond(conversation) == Answer("Shipped.")
+    assert model.finished
+
+
+@pytest.mark.failure_mode
+def test_a_model_used_past_its_script_names_the_step_it_expected():
+    model = ScriptedModel.from_steps([{"answer": "one"}, {"answer": "two"}])
+    model.respond([Message("user", "hi")])
+    model.respond([Message("user", "hi")])
+    with pytest.raises(OffScriptError, match="expected step 3, but the script has only 2"):
+        model.respond([Message("user", "hi")])
+
+
+@pytest.mark.failure_mode
+def test_a_model_asked_a_different_task_refuses_to_play():
+    model = ScriptedModel.from_steps([{"answer": "Shipped."}], task="Where is A1001?")
+    with pytest.raises(OffScriptError, match="expected step 1 for task 'Where is A1001\\?'"):
+        model.respond([Message("user", "Where is A1002?")])
+
+
+@pytest.mark.parametrize(
+    ("step", "reply"),
+    [
+        ({"fault": "unknown_tool"}, ToolCall(UNKNOWN_TOOL, {})),
+        ({"fault": "malformed_args"}, ToolCall("order_status", {"order": 1009})),
+        ({"fault": "tool_timeout"}, ToolCall("delivery_estimate", {"order_id": HANGING_ORDER})),
+        ({"fault": "empty_reply"}, Answer("")),
+    ],
+)
+def test_each_fault_is_the_documented_reply(step, reply):
+    assert ScriptedModel.from_steps([step]).respond([]) == reply
+
+
+def test_a_model_that_never_answers_repeats_its_last_call_forever():
+    call = {"call": "order_status", "args": {"order_id": "A1008"}}
+    model = ScriptedModel.from_steps([call, {"fault": "never_answers"}])
+    model.respond([])  # the call itself
+    replies = [model.respond([]) for _ in range(50)]
+    assert replies == [ToolCall("order_status", {"order_id": "A1008"})] * 50
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("script", "fragment"),
+    [
+        ([], "steps must be a non-empty list"),
+        ({"steps": [{"cal": "order_status"}]}, "step 1: needs exactly one of call, answer, fault"),
+        ({"steps": [{"answer": "ok"}, {"answer": 3}]}, "step 2: answer must be text, got 3"),
+        ({"steps": [{"fault": "explode"}]}, "step 1: fault 'explode' is not one of"),
+        ({"steps": [{"call": "x", "args": [1]}]}, "step 1: args must be an object"),
+        ({"steps": [{"answer": "a", "call": "x"}]}, "needs exactly one of call, answer, fault"),
+        ({"task": 7, "steps": [{"answer": "a"}]}, "task must be text, got 7"),
+        ({"steps": [{"answer": "a"}], "tsak": "x"}, "unknown key 'tsak'"),
+    ],
+)
+def test_a_malformed_script_is_rejected_naming_source_and_step(script, fragment):
+    with pytest.raises(CourseInputError, match=r"^demo\.json: ") as raised:
+        parse_script(script, "demo.json")
+    assert fragment in str(raised.value)
+
+
+@given(st.lists(st.text(min_size=1), min_size=1, max_size=8))
+def test_any_list_of_answers_is_replayed_exactly(answers):
+    model = ScriptedModel(parse_script({"steps": [{"answer": a} for a in answers]}, "gen"))
+    assert [model.respond([]) for _ in answers] == [Answer(a) for a in answers]
+
+
+def test_a_trace_written_is_the_trace_read_back(tmp_path):
+    path = tmp_path / "nested" / "trace.jsonl"
+    trace = JsonlTrace(path)
+    trace.write({"role": "user", "content": "hi"})
+    trace.write({"role": "assistant", "content": "hello"})
+    lines = path.read_text().splitlines()
+    assert [json.loads(line) for line in lines] == trace.records
+    assert read_jsonl(path) == trace.records
+
+
+@pytest.mark.failure_mode
+def test_a_broken_trace_line_is_named_by_file_and_line(tmp_path):
+    path = tmp_path / "trace.jsonl"
+    path.write_text('{"role": "user"}\n[1, 2]\n')
+    with pytest.raises(CourseInputError, match=r"trace.jsonl:2: expected a JSON object"):
+        read_jsonl(path)
+    path.write_text('{"role": "user"}\n\n{oops\n')
+    with pytest.raises(CourseInputError, match=r"trace.jsonl:3: not JSON"):
+        read_jsonl(path)
+
+
+@pytest.mark.failure_mode
+def test_bad_json_and_missing_files_are_named_with_their_place(tmp_path):
+    path = tmp_path / "shop.json"
+    path.write_text('{\n  "orders": {,}\n}')
+    with pytest.raises(CourseInputError, match=r"shop.json:2:\d+: not valid JSON"):
+        load_json(path)
+    with pytest.raises(CourseInputError, match=r"absent.json: cannot read"):
+        load_json(tmp_path / "absent.json")
+
+
+def test_the_demo_answers_and_writes_two_lines_without_a_run_key(cli, tmp_path):
+    trace = tmp_path / "s01.jsonl"
+    result = cli("stages.s01_model", "--trace", str(trace))
+    assert result.returncode == 0, result.stderr
+    records = read_jsonl(trace)
+    assert [r["role"] for r in records] == ["user", "assistant"]
+    assert all(set(r) == {"role", "content"} for r in records)
+
+
+@pytest.mark.failure_mode
+def test_the_demo_turns_a_malformed_script_into_one_line_and_exit_2(cli, one_line_error, tmp_path):
+    script = tmp_path / "bad.json"
+    script.write_text('{"steps": [{"answer": "fine"}, {"cal": "order_status"}]}')
+    one_line_error(cli("stages.s01_model", "--script", str(script)), "bad.json: step 2")
+    one_line_error(cli("stages.s01_model", "--script", str(tmp_path / "none.json")), "none.json")
