@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI
+    import tomli as tomllib
 
 
 def load_json(path: Path) -> Any:
@@ -21,6 +27,19 @@ def load_json(path: Path) -> Any:
         raise CourseInputError(
             f"{path}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})"
         ) from None
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; a missing file or bad TOML is a CourseInputError naming the place."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CourseInputError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CourseInputError(f"{path}: not valid TOML ({error})") from None
+    return data
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

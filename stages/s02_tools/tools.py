@@ -124,6 +124,8 @@ def shop_tools(shop: Shop) -> ToolBox:
             return f"No order {order_id} in the shop."
         if order.delivered is None:
             return f"Order {order.id} is {order.status}; a return can start once it is delivered."
+        if order.id in shop.returns:
+            return f"A return for order {order.id} is already open (R-{order.id})."
         age = (shop.today - order.delivered).days
         if age > RETURN_WINDOW_DAYS:
             return (

@@ -8,13 +8,15 @@ Three changes to how a tool call is executed:
 2. Any other exception from a tool also becomes a `tool_error`, tried once.
 3. Tools that change the shop (`side_effect=True`) pass a confirm gate first. Without the
    customer's approval the call is `blocked` and nothing happens. They are never retried: a
-   retry after a timeout could start the same return twice.
+   retry after a timeout could start the same return twice. And a timeout does not undo
+   them: the abandoned call may still finish, and the observation says so.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from stages.s01_model.model import Model, Name, ToolCall
 from stages.s01_model.trace import JsonlTrace
@@ -65,17 +67,15 @@ class ResilientAgent(MemoryAgent):
         refused = self.tools.check(call)
         if refused is not None:
             return refused
+        side_effect = self.tools.tools[call.name].side_effect
+        if side_effect and not self.approve(call):
+            return Observation(
+                Failure.BLOCKED,
+                f"{call.name} changes the shop and needs the customer's confirmation;"
+                " nothing was done",
+            )
+        policy = replace(self.resilience, attempts=1) if side_effect else self.resilience
         run_once = super().execute
-        if self.tools.tools[call.name].side_effect:
-            if not self.approve(call):
-                return Observation(
-                    Failure.BLOCKED,
-                    f"{call.name} changes the shop and needs the customer's confirmation;"
-                    " nothing was done",
-                )
-            policy = Resilience(self.resilience.timeout_s, attempts=1)
-        else:
-            policy = self.resilience
         try:
             observation, self.attempts = with_retries(
                 lambda: call_with_timeout(lambda: run_once(call), policy.timeout_s),
@@ -84,11 +84,12 @@ class ResilientAgent(MemoryAgent):
             )
         except Exception as error:
             self.attempts = getattr(error, "attempts", 1)
-            return Observation(
-                Failure.TOOL_ERROR,
-                f"{call.name} failed after {self.attempts} attempt(s): "
-                f"{type(error).__name__}: {error}",
-            )
+            text = f"{call.name} failed after {self.attempts} attempt(s): "
+            text += f"{type(error).__name__}: {error}"
+            if side_effect and isinstance(error, TimeoutError):
+                # The abandoned call may still finish: say so rather than imply nothing happened.
+                text += "; it may still complete, so check before trying again"
+            return Observation(Failure.TOOL_ERROR, text)
         return observation
 
     def record(self, step: Step) -> None:

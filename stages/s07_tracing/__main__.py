@@ -7,6 +7,7 @@ fault leaves its own kind of step: tool_error, unknown_tool, run_limit, no_answe
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from fakes.scripted_model import ScriptedModel, load_script
 from stages.s01_model.cli import FIXTURES, TRACES, demo_parser, run_cli, short
@@ -14,10 +15,13 @@ from stages.s06_resilience.resilience import Resilience
 from stages.s07_tracing.agent import run
 from stages.s07_tracing.tracer import read_trace
 
-FAULTS = [
+FAULTS: list[tuple[str, list[dict[str, Any]]]] = [
     ("When will order A1009 arrive?", [{"fault": "tool_timeout"}, {"answer": "Unknown yet."}]),
     ("Refund my order A1002 now.", [{"fault": "unknown_tool"}, {"answer": "I can't do that."}]),
-    ("Is order A1008 on its way?", [{"fault": "never_answers"}]),
+    (
+        "Is order A1008 on its way?",
+        [{"fault": "never_answers", "call": "order_status", "args": {"order_id": "A1008"}}],
+    ),
     ("Can you help me?", [{"fault": "empty_reply"}]),
 ]
 

@@ -35,7 +35,9 @@ class TraceStep:
     tool: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
     text: str = ""
-    attempts: int | None = None  # tries a tool call took; None for steps that call nothing
+    # Tries a tool call took: 0 when the gate stopped it before anything ran (unknown tool,
+    # bad arguments, blocked); None for steps that name no tool (answer, run_limit, ...).
+    attempts: int | None = None
 
 
 def new_run_id() -> str:

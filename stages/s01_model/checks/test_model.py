@@ -14,7 +14,7 @@ from fakes.scripted_model import (
     parse_script,
 )
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import load_json, read_jsonl
+from stages.s01_model.files import load_json, load_toml, read_jsonl
 from stages.s01_model.model import SYSTEM_PROMPT, Answer, Message, ToolCall, ask
 from stages.s01_model.trace import JsonlTrace
 
@@ -128,6 +128,10 @@ def test_bad_json_and_missing_files_are_named_with_their_place(tmp_path):
         load_json(path)
     with pytest.raises(CourseInputError, match=r"absent.json: cannot read"):
         load_json(tmp_path / "absent.json")
+    manifest = tmp_path / "course.toml"
+    manifest.write_text('[course]\npaths = ["a" "b"]\n')
+    with pytest.raises(CourseInputError, match=r"course.toml: not valid TOML \(.*line 2"):
+        load_toml(manifest)
 
 
 def test_the_demo_answers_and_writes_two_lines_without_a_run_key(cli, tmp_path):

@@ -75,6 +75,8 @@ def test_a_return_starts_only_for_a_delivered_order_inside_the_window(shop):
     assert "delivered 86 days ago" in late.text
     shipped = tools.call(ToolCall("start_return", {"order_id": "A1001", "reason": "gift"}))
     assert "once it is delivered" in shipped.text
+    again = tools.call(ToolCall("start_return", {"order_id": "A1002", "reason": "too small"}))
+    assert again.text == "A return for order A1002 is already open (R-A1002)."
     assert shop.returns == ["A1002"]
 
 

@@ -146,6 +146,18 @@ def test_a_side_effecting_tool_is_never_retried():
     assert flaky_return.calls == 1
 
 
+@pytest.mark.failure_mode
+def test_a_timed_out_side_effect_is_not_reported_as_undone():
+    release = threading.Event()
+    slow = Tool("start_return", "", {"order_id": str}, lambda order_id: str(release.wait()), True)
+    steps = [{"call": "start_return", "args": {"order_id": "A1002"}}, {"answer": "Unsure."}]
+    agent, _ = agent_for(steps, tools=ToolBox([slow]), approve=lambda call: True)
+    step = agent.run("Return A1002.").steps[0]
+    release.set()
+    assert step.kind == "tool_error"
+    assert step.text.endswith("it may still complete, so check before trying again")
+
+
 def test_the_gate_sees_the_exact_call():
     seen = []
     agent, _ = agent_for([RETURN, {"answer": "ok"}], approve=lambda call: seen.append(call))

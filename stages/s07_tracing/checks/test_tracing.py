@@ -7,6 +7,7 @@ import pytest
 
 from fakes.scripted_model import ScriptedModel
 from stages.s01_model.errors import CourseInputError
+from stages.s02_tools.shop import load_shop
 from stages.s06_resilience.resilience import Resilience
 from stages.s07_tracing.agent import run
 from stages.s07_tracing.tracer import FIELDS, Tracer, read_trace
@@ -79,6 +80,9 @@ def test_a_trace_with_a_hole_in_seq_is_refused(tmp_path):
     path.write_text("\n".join([lines[0], lines[2]]) + "\n")  # the middle step is lost
     with pytest.raises(CourseInputError, match=r"run r1: seq is \[0, 2\], expected 0..1"):
         read_trace(path)
+    path.write_text("\n".join([lines[0], lines[1], lines[1]]) + "\n")  # a step twice
+    with pytest.raises(CourseInputError, match=r"run r1: seq is \[0, 1, 1\], expected 0..2"):
+        read_trace(path)
 
 
 @pytest.mark.failure_mode
@@ -116,6 +120,19 @@ def test_a_blocked_return_is_recorded_with_its_tool_and_no_retry():
     ]
     step = play("Return A1002.", steps).steps[0]
     assert (step.kind, step.tool, step.attempts) == ("blocked", "start_return", 0)
+
+
+def test_each_run_gets_a_fresh_shop_unless_one_is_shared():
+    steps = [
+        {"call": "start_return", "args": {"order_id": "A1002", "reason": "small"}},
+        {"answer": "Done."},
+    ]
+    approve = {"approve": lambda call: True}
+    fresh = [play("Return A1002.", steps, **approve).steps[0].text for _ in range(2)]
+    assert all(text.startswith("Return R-A1002 started") for text in fresh)
+    shared = load_shop()
+    texts = [play("Return A1002.", steps, shop=shared, **approve).steps[0].text for _ in range(2)]
+    assert texts[1] == "A return for order A1002 is already open (R-A1002)."
 
 
 def test_the_demo_splits_five_runs_back_out_of_one_file(cli, tmp_path):

@@ -1,0 +1,144 @@
+"""The course holds together: every stage is in the manifest, has its lesson, checks and demo,
+and every number a lesson quotes about its own size is the size of its code."""
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from stages.s01_model.files import load_toml
+
+ROOT = Path(__file__).resolve().parents[3]
+MANIFEST = load_toml(ROOT / "course.toml")
+STAGES = MANIFEST["stage"]
+SECTIONS = [
+    "What you will learn",
+    "Run it",
+    "Read the files in this order",
+    "What this deliberately does not prove",
+]
+ids = [stage["directory"] for stage in STAGES]
+
+
+def test_the_manifest_lists_every_stage_directory_in_order():
+    on_disk = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("stages/s[0-9][0-9]_*"))
+    assert [stage["directory"] for stage in STAGES] == on_disk
+    for number, stage in enumerate(STAGES, start=1):
+        assert stage["number"] == number
+        assert Path(stage["directory"]).name.startswith(f"s{number:02d}_")
+
+
+@pytest.mark.failure_mode
+def test_every_path_the_manifest_names_exists():
+    named = MANIFEST["course"]["paths"] + [p for stage in STAGES for p in stage["paths"]]
+    assert [path for path in named if not (ROOT / path).exists()] == []
+
+
+def tracked_files():
+    result = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        pytest.skip("not a git checkout: nothing to compare the manifest with")
+    return result.stdout.splitlines()
+
+
+@pytest.mark.failure_mode
+def test_every_tracked_file_belongs_to_the_course_or_to_one_stage():
+    owned = set(MANIFEST["course"]["paths"]) | {p for s in STAGES for p in s["paths"]}
+    directories = tuple(f"{stage['directory']}/" for stage in STAGES)
+    orphans = [f for f in tracked_files() if f not in owned and not f.startswith(directories)]
+    assert orphans == []
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_no_stage_imports_a_later_stage(stage):
+    later = {Path(s["directory"]).name for s in STAGES if s["number"] > stage["number"]}
+    for path in (ROOT / stage["directory"]).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                assert not (parts[0] == "stages" and len(parts) > 1 and parts[1] in later), (
+                    f"{path.relative_to(ROOT)} imports {name}"
+                )
+
+
+def code_lines(directory: Path) -> int:
+    """Lines of Python in a stage, its checks not counted (blank lines and comments count)."""
+    files = [p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts]
+    return sum(len(p.read_text().splitlines()) for p in files)
+
+
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_each_lesson_has_its_four_parts_in_order(stage):
+    readme = (ROOT / stage["directory"] / "README.md").read_text()
+    headings = re.findall(r"^## (.+)$", readme, flags=re.MULTILINE)
+    assert headings == SECTIONS
+
+
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_each_lesson_states_the_size_of_its_code(stage):
+    directory = ROOT / stage["directory"]
+    stated = re.search(
+        r"^Size: (\d+) lines of Python, checks not counted\.$",
+        (directory / "README.md").read_text(),
+        flags=re.MULTILINE,
+    )
+    assert stated is not None, "the README has no 'Size: N lines of Python' line"
+    assert int(stated.group(1)) == code_lines(directory)
+
+
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_each_stage_has_a_demo_and_failure_mode_checks(stage):
+    directory = ROOT / stage["directory"]
+    assert (directory / "__main__.py").is_file()
+    checks = "".join(p.read_text() for p in (directory / "checks").glob("test_*.py"))
+    assert "@pytest.mark.failure_mode" in checks
+
+
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_the_files_a_lesson_asks_you_to_read_exist(stage):
+    directory = ROOT / stage["directory"]
+    readme = (directory / "README.md").read_text()
+    reading = readme.split("## Read the files in this order", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"^\d+\. `([^`]+)`", reading, flags=re.MULTILINE)
+    assert named, "the reading list names no files"
+    assert [n for n in named if not (directory / n).exists()] == []
+
+
+def test_the_readme_quick_start_is_exactly_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```\n(.*?)```", quick_start, flags=re.DOTALL)
+    assert blocks == ["make report\nmake check\n"]
+
+
+def test_the_readme_stage_table_matches_the_manifest():
+    readme = (ROOT / "README.md").read_text()
+    rows = re.findall(r"^\| (s\d\d_\w+) \| (.+) \|$", readme, flags=re.MULTILINE)
+    assert rows == [(Path(s["directory"]).name, s["title"]) for s in STAGES]
+
+
+def test_ci_runs_make_check():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^make check$", ci, flags=re.MULTILINE)
+
+
+def test_the_readme_bad_input_example_is_what_the_command_prints(cli, tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    example = re.search(r"^\$ python -m (\S+) --script (\S+)\n(error: .+)$", readme, re.MULTILINE)
+    assert example is not None
+    module, name, printed = example.groups()
+    script = tmp_path / name
+    script.write_text('{"steps": [{"answer": "fine"}, {"cal": "order_status"}]}')
+    result = cli(module, "--script", str(script))
+    assert result.returncode == 2
+    assert result.stderr.strip().replace(str(script), name) == printed
