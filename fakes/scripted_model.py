@@ -37,8 +37,11 @@ HANGING_ORDER = "A1009"  # shipped with a carrier whose tracking service never a
 FAULTS = ("unknown_tool", "malformed_args", "tool_timeout", "never_answers", "empty_reply")
 
 
-class OffScriptError(Exception):
-    """The agent asked the model for something its script does not contain."""
+class OffScriptError(CourseInputError):
+    """The agent asked the model for something its script does not contain.
+
+    It is bad input, not a crash: the script does not fit the conversation it was given to.
+    """
 
 
 @dataclass(frozen=True)

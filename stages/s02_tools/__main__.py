@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from fakes.scripted_model import ScriptedModel, load_script
 from stages.s01_model.cli import FIXTURES, TRACES, demo_parser, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.model import Message, ToolCall
 from stages.s01_model.trace import JsonlTrace
-from stages.s02_tools.shop import load_shop
+from stages.s02_tools.shop import SHOP_FILE, load_shop
 from stages.s02_tools.tools import Outcome, shop_tools
 
 
@@ -26,8 +27,9 @@ def main() -> int:
     )
     parser.add_argument("--call", help="run this one tool instead of the script")
     parser.add_argument("--args", default="{}", help="its arguments, as a JSON object")
+    parser.add_argument("--shop", type=Path, default=SHOP_FILE, help="the shop fixture")
     args = parser.parse_args()
-    tools = shop_tools(load_shop())
+    tools = shop_tools(load_shop(args.shop))
     if args.call:
         call = ToolCall(args.call, _json_object(args.args))
         refused = tools.check(call)

@@ -14,7 +14,7 @@ line shows up as a gap in `seq`.
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,17 @@ class Tracer:
             self.run_id, len(self.steps), str(kind), tool, dict(arguments or {}), text, attempts
         )
         self.steps.append(step)
-        self.trace.write(asdict(step))
+        self.trace.write(
+            {
+                "run_id": step.run_id,
+                "seq": step.seq,
+                "kind": step.kind,
+                "tool": step.tool,
+                "arguments": step.arguments,
+                "text": step.text,
+                "attempts": step.attempts,
+            }
+        )
         return step
 
 

@@ -136,3 +136,12 @@ def test_a_bad_argument_on_the_command_line_is_one_line_and_exit_2(cli, one_line
     one_line_error(cli("stages.s02_tools", "--call", "order_status", "--args", "{5"), "'{5'")
     good = cli("stages.s02_tools", "--call", "order_status", "--args", '{"order_id": "A1003"}')
     assert good.returncode == 0 and "A1003: processing" in good.stdout
+
+
+@pytest.mark.failure_mode
+def test_a_malformed_shop_on_the_command_line_is_one_line_and_exit_2(cli, one_line_error, tmp_path):
+    data = json.loads(SHOP_FILE.read_text())
+    data["orders"]["A1003"]["placed"] = "yesterday"
+    shop = tmp_path / "shop.json"
+    shop.write_text(json.dumps(data))
+    one_line_error(cli("stages.s02_tools", "--shop", str(shop)), "A1003.placed: 'yesterday'")

@@ -117,3 +117,11 @@ def test_the_demo_remembers_the_name_and_not_the_card(cli, tmp_path):
     assert "memory: name: Sam; updates: by email, not SMS" in result.stdout
     assert "secret_refused" in result.stdout
     assert "4111" not in (tmp_path / "s05.jsonl").read_text()
+
+
+@pytest.mark.failure_mode
+def test_a_script_too_short_for_the_demo_is_one_line_and_exit_2(cli, one_line_error, tmp_path):
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps({"task": "Hi, I'm Sam.", "steps": [{"answer": "Hi Sam."}]}))
+    result = cli("stages.s05_memory", "--script", str(script), "--trace", str(tmp_path / "t"))
+    one_line_error(result, "short.json: expected step 2, but the script has only 1")
