@@ -1,0 +1,164 @@
+"""The report and the command line: all cases in the denominator, both halves shown, exit codes."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fakes.judges import BiasedJudge, SteadyJudge
+from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
+from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.report import build, level_counts, render
+from stages.s08_eval.survey import survey
+
+STAGE = Path(__file__).resolve().parents[1]
+
+
+def report_for(runs, judge, fake=True, control=None):
+    return build(
+        list(runs.values()),
+        CountingJudge(judge, "judge"),
+        CountingJudge(control or SteadyJudge(), "steady"),
+        fake=fake,
+        position_pairs=load_position_pairs(),
+        length_pairs=load_length_pairs(),
+        survey=survey(),
+    )
+
+
+@pytest.mark.failure_mode
+def test_the_denominator_is_every_case_in_every_level(runs):
+    report = report_for(runs, BiasedJudge())
+    for counts in report["levels"].values():
+        assert sum(counts.values()) == len(runs)
+        assert set(counts) == {"passed", "failed", "unscored", "not_evaluated"}
+
+
+def test_flakiness_is_checked_for_the_fakes_by_judging_twice(runs):
+    report = report_for(runs, SteadyJudge())
+    assert report["flakiness"] == {"state": "passed", "repeats": 2}
+    answered = sum(run.trajectory.answer is not None for run in runs.values())
+    pairs = len(load_position_pairs()) + len(load_length_pairs())
+    assert report["judge"]["calls"] == 2 * answered + 2 * pairs
+    assert report["control"]["calls"] == 2 * pairs
+
+
+@pytest.mark.failure_mode
+def test_with_an_outside_judge_flakiness_and_sampling_are_not_evaluated(runs):
+    report = report_for(runs, SteadyJudge(), fake=False)
+    assert report["flakiness"]["state"] == "not_evaluated"
+    assert report["sampling"]["state"] == "not_evaluated"
+
+
+@pytest.mark.failure_mode
+def test_a_biased_control_marks_the_detectors_broken(runs):
+    report = report_for(runs, SteadyJudge(), control=BiasedJudge())
+    assert report["detector_broken"] == ["position_bias", "length_bias"]
+    assert "THE POSITION BIAS DETECTOR IS BROKEN" in render(report)
+
+
+def test_the_command_prints_the_report_with_both_halves(cli, tmp_path):
+    result = cli("stages.s08_eval", "--out", str(tmp_path / "r.json"))
+    assert result.returncode == 0, result.stderr
+    assert "judge   (biased): FOUND — 3 of 3" in result.stdout
+    assert "control (steady): agreement — 0 of 3" in result.stdout
+
+
+def test_the_file_written_recounts_to_the_summary(cli, tmp_path):
+    out = tmp_path / "r.json"
+    printed = json.loads(cli("stages.s08_eval", "--json", "--out", str(out)).stdout)
+    written = json.loads(out.read_text())  # the file, read back as its own source
+    assert written["levels"] == level_counts(written["results"]) == printed["levels"]
+    assert written["cases"]["edge"] == sum(row["edge"] for row in written["results"])
+    assert written["cases"]["total"] == len(written["results"])
+
+
+def test_the_json_has_the_documented_keys(cli, tmp_path):
+    report = json.loads(cli("stages.s08_eval", "--json", "--out", str(tmp_path / "r")).stdout)
+    assert {
+        "cases",
+        "judge",
+        "levels",
+        "position_bias",
+        "length_bias",
+        "trace_survey",
+        "sampling",
+    } <= set(report)
+    assert set(report["position_bias"]["judge"]) == {"state", "flips", "pairs"}
+    assert set(report["length_bias"]["control"]) == {"state", "found", "pairs", "gaps"}
+    assert set(report["length_bias"]["judge"]["gaps"][0]) == {"before", "after", "extra_chars"}
+    assert set(report["trace_survey"]) == {"stages", "without_run_key"}
+    assert set(report["sampling"]) == {"requests", "sent", "state"}
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("spec", "position", "length"),
+    [
+        ("fakes.judges:favours_second_slot", "FOUND — 3 of 3", "FOUND — 2 of 2"),
+        ("fakes.judges:point_per_25_chars", "FOUND — 3 of 3", "FOUND — 2 of 2"),
+        ("fakes.judges:SteadyJudge", "agreement — 0 of 3", "agreement — 0 of 2"),
+    ],
+)
+def test_plugged_in_judges_meet_the_same_unchanged_detectors(cli, tmp_path, spec, position, length):
+    result = cli("stages.s08_eval", "--judge", spec, "--out", str(tmp_path / "r"))
+    assert result.returncode == 0, result.stderr
+    assert f"judge   ({spec}): {position}" in result.stdout
+    assert f"judge   ({spec}): {length}" in result.stdout
+
+
+@pytest.mark.failure_mode
+def test_a_plugged_in_judge_that_replies_in_prose_changes_no_denominator(cli, tmp_path):
+    args = ["--judge", "fakes.judges:ProseJudge", "--json", "--out", str(tmp_path / "r")]
+    report = json.loads(cli("stages.s08_eval", *args).stdout)
+    assert report["levels"]["end_to_end"]["unscored"] == report["cases"]["total"]
+    assert report["position_bias"]["judge"]["state"] == "not_evaluated"
+
+
+@pytest.mark.failure_mode
+def test_an_empty_case_file_fails_loudly_instead_of_printing_green(cli, tmp_path):
+    cases = tmp_path / "cases.json"
+    cases.write_text("[]")
+    result = cli("stages.s08_eval", "--cases", str(cases), "--out", str(tmp_path / "r"))
+    assert result.returncode == 1
+    assert "nothing was evaluated" in result.stderr
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("gpt-judge", "expected biased, steady or module.path:attribute"),
+        ("openai:some-model", "OpenAI-compatible judges are not in this version"),
+        ("fakes.nowhere:Judge", "cannot import 'fakes.nowhere'"),
+        ("fakes.judges:Nothing", "fakes.judges has no attribute 'Nothing'"),
+        ("stages.s08_eval.judge:VERDICTS", "tuple has no score or compare method"),
+    ],
+)
+def test_a_spec_that_names_no_judge_is_one_line_and_exit_2(cli, one_line_error, spec, fragment):
+    one_line_error(cli("stages.s08_eval", "--judge", spec), fragment)
+
+
+def test_the_lesson_quotes_the_numbers_of_a_live_run(runs):
+    readme = (STAGE / "README.md").read_text()
+    numbers = readme.split("### Numbers from a run", 1)[1].split("\n#", 1)[0]
+    quoted = dict(re.findall(r"^- (.+?): `(.+)`$", numbers, flags=re.MULTILINE))
+    report = report_for(runs, BiasedJudge())
+    checks = "".join(p.read_text() for p in (STAGE / "checks").glob("test_*.py"))
+    tests = len(re.findall(r"^def test_", checks, flags=re.MULTILINE))
+    marked = len(re.findall(r"^@pytest\.mark\.failure_mode$", checks, flags=re.MULTILINE))
+    calls = report["judge"]["calls"], report["control"]["calls"]
+    live = {
+        "cases": f"{report['cases']['total']}, {report['cases']['edge']} of them edge cases",
+        "checks": f"{tests}, {marked} of them on failure modes",
+        "judge calls per run": f"{calls[0]} (control: {calls[1]})",
+        "position bias": f"{report['text']['position_bias']['judge']} (biased); "
+        f"{report['text']['position_bias']['control']} (steady)",
+        "length bias": f"{report['text']['length_bias']['judge'][0]} (biased); "
+        f"{report['text']['length_bias']['control'][0]} (steady)",
+        "stages without a run key": f"{len(report['trace_survey']['without_run_key'])} of "
+        f"{len(report['trace_survey']['stages'])}",
+        "sampled": f"{report['sampling']['sent']} of {report['sampling']['requests']} requests",
+    }
+    assert quoted == live

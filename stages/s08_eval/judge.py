@@ -1,0 +1,110 @@
+"""The judge is an instrument: it returns raw text, and the harness decides what it means.
+
+Two questions can be put to a judge:
+
+    score(task, answer, reference) -> str    how good is this answer, 0 to 10
+    compare(task, first, second) -> str      which of two answers is better
+
+The reply is parsed strictly. A score is a bare integer from 0 to 10 (surrounding whitespace
+aside); a comparison is exactly `first`, `second` or `tie` (case and surrounding whitespace
+aside). Anything else is *unscored*, and the raw reply is kept so a person can see what the
+judge actually said. A lenient parser that digs digits out of prose turns "I would rate
+this 3 out of 10" into 3, or 31, or 310 — a number nobody measured.
+
+When the judge cannot answer at all (rate-limited, timed out, over budget, connection lost),
+that is the instrument being unavailable: unscored, with the reason. Any other exception is
+a bug in the harness or the judge adapter and is allowed to crash.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+SCORE = re.compile(r"10|[0-9]")  # matched against the whole trimmed reply, never searched
+VERDICTS = ("first", "second", "tie")
+
+
+class Judge(Protocol):
+    """An instrument that grades answers. Returns raw text; the harness parses it."""
+
+    def score(self, task: str, answer: str, reference: str) -> str: ...
+    def compare(self, task: str, first: str, second: str) -> str: ...
+
+
+class RateLimited(Exception):
+    """The judge's provider refused the call for now (HTTP 429 or its equivalent)."""
+
+
+class OverBudget(Exception):
+    """The run has spent the judge calls (or tokens) it was allowed; this one was not made."""
+
+
+# The closed family of "instrument unavailable" errors. Anything else propagates.
+UNAVAILABLE: tuple[type[Exception], ...] = (RateLimited, OverBudget, TimeoutError, ConnectionError)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reply from the judge, read: `value` is None when unscored, and `reason` says why."""
+
+    value: int | str | None
+    raw: str | None  # the reply as given; None when no reply came back
+    reason: str = ""
+
+    @property
+    def scored(self) -> bool:
+        return self.value is not None
+
+
+def parse_score(raw: str) -> int | None:
+    """A bare integer 0-10, or None. "7" and " 7\\n" read as 7; "7/10", "7.0", "I'd say 7" don't."""
+    text = raw.strip()
+    return int(text) if SCORE.fullmatch(text) else None
+
+
+def parse_comparison(raw: str) -> str | None:
+    """`first`, `second` or `tie`, after trimming and lower-casing; anything else is None."""
+    text = raw.strip().lower()
+    return text if text in VERDICTS else None
+
+
+def read(call: Callable[[], object], parse: Callable[[str], int | str | None]) -> Reading:
+    """Put one question to the judge and read the reply; unavailability becomes unscored."""
+    try:
+        raw = call()
+    except UNAVAILABLE as error:
+        return Reading(None, None, f"judge unavailable: {type(error).__name__}: {error}")
+    if not isinstance(raw, str):
+        return Reading(None, repr(raw), f"the reply is not text but {type(raw).__name__}")
+    value = parse(raw)
+    if value is None:
+        return Reading(None, raw, "unparseable reply")
+    return Reading(value, raw)
+
+
+def read_score(judge: Judge, task: str, answer: str, reference: str) -> Reading:
+    return read(lambda: judge.score(task, answer, reference), parse_score)
+
+
+def read_comparison(judge: Judge, task: str, first: str, second: str) -> Reading:
+    return read(lambda: judge.compare(task, first, second), parse_comparison)
+
+
+class CountingJudge:
+    """Wraps a judge and counts every call put to it, including calls that fail."""
+
+    def __init__(self, judge: Judge, name: str) -> None:
+        self.judge = judge
+        self.name = name
+        self.calls = 0
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        self.calls += 1
+        return self.judge.score(task, answer, reference)
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        self.calls += 1
+        return self.judge.compare(task, first, second)

@@ -1,0 +1,204 @@
+"""The report: every case in the denominator, every state shown, both halves of each detector.
+
+`build` runs everything and returns one plain dict (the `--json` object, and the file the
+report is written to); `render` turns that dict into the text a person reads. Nothing in
+`render` computes: what it prints is what the file holds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from stages.s08_eval.cases import CaseRun
+from stages.s08_eval.detectors import (
+    LengthPair,
+    LengthResult,
+    PositionPair,
+    PositionResult,
+    describe_length,
+    describe_position,
+    length_bias,
+    position_bias,
+)
+from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.levels import Level, State, end_to_end, evaluate
+from stages.s08_eval.sampling import RATE, TOLERANCE, sample
+from stages.s08_eval.survey import Survey
+
+SAMPLE_REQUESTS = 1000
+SAMPLE_SEED = 8
+
+
+def build(
+    runs: list[CaseRun],
+    judge: CountingJudge,
+    control: CountingJudge,
+    *,
+    fake: bool,
+    position_pairs: list[PositionPair],
+    length_pairs: list[LengthPair],
+    survey: Survey,
+) -> dict[str, Any]:
+    """Evaluate every case on every level, run both detectors twice, and gather it all."""
+    rows = [_row(run, judge) for run in runs]
+    position = {"judge": position_bias(judge, position_pairs)}
+    length = {"judge": length_bias(judge, length_pairs)}
+    position["control"] = position_bias(control, position_pairs)
+    length["control"] = length_bias(control, length_pairs)
+    flakiness = _flakiness(runs, rows, judge, fake)  # asks the judge again: before counting
+    return {
+        "cases": {"total": len(rows), "edge": sum(row["edge"] for row in rows)},
+        "judge": {"name": judge.name, "calls": judge.calls},
+        "control": {"name": control.name, "calls": control.calls},
+        "levels": level_counts(rows),
+        "position_bias": {side: _position(result) for side, result in position.items()},
+        "length_bias": {side: _length(result) for side, result in length.items()},
+        "trace_survey": asdict(survey),
+        "sampling": _sampling(fake),
+        "flakiness": flakiness,
+        "detector_broken": [
+            name
+            for name, results in (("position_bias", position), ("length_bias", length))
+            if results["control"].state == "found"
+        ],
+        "results": rows,
+        "text": {
+            "position_bias": {side: describe_position(r) for side, r in position.items()},
+            "length_bias": {side: describe_length(r) for side, r in length.items()},
+        },
+    }
+
+
+def level_counts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per level, how many cases ended in each state. Every case counts once in every level."""
+    counts = {level.value: {state.value: 0 for state in State} for level in Level}
+    for row in rows:
+        for level, verdict in row["levels"].items():
+            counts[level][verdict["state"]] += 1
+    return counts
+
+
+def evaluated_anything(report: dict[str, Any]) -> bool:
+    """True when at least one level of one case was passed or failed."""
+    return any(
+        counts[State.PASSED] + counts[State.FAILED] > 0 for counts in report["levels"].values()
+    )
+
+
+def _row(run: CaseRun, judge: CountingJudge) -> dict[str, Any]:
+    verdicts = evaluate(run, judge)
+    return {
+        "id": run.case.id,
+        "edge": run.edge,
+        "signals": run.edge_signals,
+        "label": run.case.label,
+        "answer": run.trajectory.answer,
+        "levels": {str(level): asdict(verdict) for level, verdict in verdicts.items()},
+    }
+
+
+def _position(result: PositionResult) -> dict[str, Any]:
+    return {"state": result.state, "flips": result.flips, "pairs": result.pairs}
+
+
+def _length(result: LengthResult) -> dict[str, Any]:
+    gaps = [
+        {"before": gap.before, "after": gap.after, "extra_chars": gap.extra_chars}
+        for gap in result.gaps
+    ]
+    return {"state": result.state, "found": result.found, "pairs": result.pairs, "gaps": gaps}
+
+
+def _sampling(fake: bool) -> dict[str, Any]:
+    requests = [f"request-{n:04d}" for n in range(SAMPLE_REQUESTS)]
+    sent = len(sample(requests, SAMPLE_SEED))
+    if not fake:
+        # The sampler is verified in-process; a real deployment's sampling is not seen here.
+        state = State.NOT_EVALUATED
+    else:
+        target = round(SAMPLE_REQUESTS * RATE)
+        near = abs(sent - target) <= TOLERANCE and sent != target
+        state = State.PASSED if near else State.FAILED
+    return {"requests": SAMPLE_REQUESTS, "sent": sent, "state": str(state)}
+
+
+def _flakiness(
+    runs: list[CaseRun], rows: list[dict[str, Any]], judge: CountingJudge, fake: bool
+) -> dict[str, Any]:
+    if not fake:
+        # Two identical runs of a real judge would not show it is deterministic.
+        return {"state": str(State.NOT_EVALUATED), "repeats": 0}
+    again = [str(end_to_end(run, judge).state) for run in runs]
+    first = [row["levels"][Level.END_TO_END]["state"] for row in rows]
+    return {"state": str(State.PASSED if again == first else State.FAILED), "repeats": 2}
+
+
+def write(report: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def render(report: dict[str, Any]) -> str:
+    """The report as text, from the dict alone."""
+    total = report["cases"]["total"]
+    judge, control = report["judge"], report["control"]
+    lines = [
+        "Stage 8 — evaluation report",
+        f"judge: {judge['name']} ({judge['calls']} calls) · "
+        f"control: {control['name']} ({control['calls']} calls)",
+        f"cases: {total}, {report['cases']['edge']} of them edge cases "
+        "(read from the trajectories)",
+        "",
+        f"{'level':<12} {'passed':>7} {'failed':>7} {'unscored':>9} {'not_evaluated':>14}",
+    ]
+    for level, counts in report["levels"].items():
+        lines.append(
+            f"{level:<12} {counts['passed']:>7} {counts['failed']:>7} "
+            f"{counts['unscored']:>9} {counts['not_evaluated']:>14}"
+        )
+    lines += [f"(every level counts all {total} cases)", ""]
+    for detector in ("position_bias", "length_bias"):
+        lines.append(f"{detector.replace('_', ' ')}:")
+        for side in ("judge", "control"):
+            name = report[side]["name"]
+            text = report["text"][detector][side]
+            first, *rest = [text] if isinstance(text, str) else text
+            lines.append(f"  {side:<7} ({name}): {first}")
+            lines += [f"    {line.strip()}" for line in rest]
+    for detector in report["detector_broken"]:
+        lines.append(
+            f"THE {detector.replace('_', ' ').upper()} DETECTOR IS BROKEN: the control shows bias"
+        )
+    survey = report["trace_survey"]
+    fields = sorted({field for fields in survey["stages"].values() for field in fields})
+    lines += [
+        "",
+        f"trace survey: {len(survey['stages'])} earlier stages write traces, "
+        f"{len(fields)} distinct fields",
+    ]
+    lines += [f"  {stage}: {', '.join(found)}" for stage, found in survey["stages"].items()]
+    lines.append(f"  no run key: {', '.join(survey['without_run_key']) or 'none'}")
+    sampling, flakiness = report["sampling"], report["flakiness"]
+    share = sampling["sent"] / sampling["requests"]
+    lines += [
+        f"sampling: {sampling['sent']} of {sampling['requests']} requests sent to the judge "
+        f"({share:.1%}) — {sampling['state']}",
+        f"flakiness: repeated judging, identical verdicts? — {flakiness['state']}",
+    ]
+    disagree = [r for r in report["results"] if r["label"] and (r["label"] == "edge") != r["edge"]]
+    for row in disagree:
+        shows = ", ".join(row["signals"]) or "none"
+        lines.append(
+            f"label ignored: {row['id']} is labelled {row['label']}; its trace shows {shows}"
+        )
+    lines += ["", f"{'case':<22} {'edge':<5} {'end_to_end':<11} {'trajectory':<11} component"]
+    for row in report["results"]:
+        states = [row["levels"][level.value]["state"] for level in Level]
+        lines.append(
+            f"{row['id']:<22} {'yes' if row['edge'] else '':<5} "
+            + " ".join(f"{s:<11}" for s in states).rstrip()
+        )
+    return "\n".join(lines)

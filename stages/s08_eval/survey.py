@@ -1,0 +1,57 @@
+"""What the earlier stages' traces carry — measured by reading their source, not assumed.
+
+Every stage writes trace lines by handing a dict literal to a `.write(...)` call. This module
+parses each earlier stage's code with `ast`, collects the keys of those literals, and reports
+the fields per stage and the stages whose lines carry no `run_id`: lines that cannot be
+grouped into runs. Add a stage, or change what one writes, and the numbers change.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+STAGES_DIR = Path(__file__).resolve().parents[1]
+RUN_KEY = "run_id"
+
+
+@dataclass(frozen=True)
+class Survey:
+    stages: dict[str, list[str]]  # stage -> the fields its trace lines carry, sorted
+    without_run_key: list[str]
+
+
+def trace_fields(stage: Path) -> set[str]:
+    """Keys of every dict literal passed to a `.write(...)` call in the stage's code."""
+    fields: set[str] = set()
+    for path in sorted(stage.rglob("*.py")):
+        if "checks" in path.relative_to(stage).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "write"
+                and node.args
+                and isinstance(node.args[0], ast.Dict)
+            ):
+                fields |= {
+                    key.value
+                    for key in node.args[0].keys
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str)
+                }
+    return fields
+
+
+def survey(stages_dir: Path = STAGES_DIR, before: int = 8) -> Survey:
+    """Survey every stage numbered below `before` that writes a trace."""
+    stages: dict[str, list[str]] = {}
+    for stage in sorted(stages_dir.glob("s[0-9][0-9]_*")):
+        if int(stage.name[1:3]) >= before or not stage.is_dir():
+            continue
+        fields = trace_fields(stage)
+        if fields:
+            stages[stage.name] = sorted(fields)
+    without = [name for name, fields in stages.items() if RUN_KEY not in fields]
+    return Survey(stages, without)
