@@ -1,13 +1,13 @@
 # Two commands set everything up on a machine with python3 and make:
 #   make report   every stage's demo, offline
-#   make check    ruff, mypy and every stage's checks, offline
+#   make check    ruff, mypy, every stage's checks, and every mutation exercise, offline
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 STAGES := $(sort $(wildcard stages/s[0-9][0-9]_*))
 
-.PHONY: report check lint typecheck test clean
+.PHONY: report check lint typecheck test mutate mutmut clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
@@ -21,7 +21,7 @@ report: $(STAMP)
 		$(PY) -m $$(echo $$stage | tr / .); \
 	done
 
-check: lint typecheck test
+check: lint typecheck test mutate
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
@@ -32,6 +32,17 @@ typecheck: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# Every planted bug must turn its claimed check red, each on a temporary copy of the tree.
+mutate: $(STAMP)
+	$(PY) scripts/mutate.py
+
+# A broad sweep with mutmut over the stage-8 harness; not part of `make check` (minutes).
+# mutmut's cache does not notice edited tests, so every sweep starts clean.
+mutmut: $(STAMP)
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2 || true
+	$(PY) scripts/mutmut_score.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis mutants build

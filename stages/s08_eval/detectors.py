@@ -60,6 +60,7 @@ class PositionResult:
     state: str  # found | agreement | not_evaluated
     flips: int
     pairs: int
+    unscored: int  # pairs the judge did not answer in both orders
     verdicts: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
 
@@ -76,6 +77,7 @@ class LengthResult:
     state: str
     found: int
     pairs: int
+    unscored: int
     gaps: list[Gap] = field(default_factory=list)
 
 
@@ -87,27 +89,28 @@ def _state(evidence: int, judged: int) -> str:
 
 def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
     """Ask about every pair in both orders; count the pairs whose winner changes."""
-    flips = judged = 0
+    flips = unscored = 0
     verdicts = []
     for pair in pairs:
         # 1) a shown first, then b shown first
         ab = read_comparison(judge, pair.task, pair.a, pair.b).value
         ba = read_comparison(judge, pair.task, pair.b, pair.a).value
-        # 2) map each verdict back to the content it chose; a tie stays a tie
-        won_ab = A_FIRST.get(ab) if isinstance(ab, str) else None
-        won_ba = B_FIRST.get(ba) if isinstance(ba, str) else None
+        # 2) map each verdict back to the content it chose; a tie stays a tie, and an
+        #    unscored reply (None) chose nothing
+        won_ab, won_ba = A_FIRST.get(str(ab)), B_FIRST.get(str(ba))
         verdicts.append((pair.task, won_ab, won_ba))
         if won_ab is None or won_ba is None:
-            continue  # unscored in one order: this pair says nothing
+            unscored += 1  # unscored in either order: this pair says nothing
+            continue
         # 3) the same content must win in both orders
-        judged += 1
         flips += won_ab != won_ba
-    return PositionResult(_state(flips, judged), flips, len(pairs), verdicts)
+    state = _state(flips, len(pairs) - unscored)
+    return PositionResult(state, flips, len(pairs), unscored, verdicts)
 
 
 def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
     """Score each answer with and without content-free padding; any gain is length bias."""
-    found = judged = 0
+    found = unscored = 0
     gaps = []
     for pair in pairs:
         before = read_score(judge, pair.task, pair.answer, pair.reference).value
@@ -115,10 +118,14 @@ def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
         extra = len(pair.padded) - len(pair.answer)
         gaps.append(Gap(pair.task, _int(before), _int(after), extra))
         if before is None or after is None:
+            unscored += 1
             continue
-        judged += 1
         found += int(after) > int(before)
-    return LengthResult(_state(found, judged), found, len(pairs), gaps)
+    return LengthResult(_state(found, len(pairs) - unscored), found, len(pairs), unscored, gaps)
+
+
+def _unscored(count: int) -> str:
+    return f" ({count} unscored)" if count else ""
 
 
 def _int(value: int | str | None) -> int | None:
@@ -129,14 +136,14 @@ def describe_position(result: PositionResult) -> str:
     if result.state == "not_evaluated":
         return f"NOT EVALUATED — the judge gave no usable verdict on {result.pairs} pairs"
     word = "FOUND" if result.state == "found" else "agreement"
-    return f"{word} — {result.flips} of {result.pairs}"
+    return f"{word} — {result.flips} of {result.pairs}" + _unscored(result.unscored)
 
 
 def describe_length(result: LengthResult) -> list[str]:
     if result.state == "not_evaluated":
         return [f"NOT EVALUATED — the judge gave no usable score on {result.pairs} pairs"]
     word = "FOUND" if result.state == "found" else "agreement"
-    lines = [f"{word} — {result.found} of {result.pairs}"]
+    lines = [f"{word} — {result.found} of {result.pairs}" + _unscored(result.unscored)]
     for gap in result.gaps:
         if gap.before is None or gap.after is None:
             lines.append(f"  {gap.task}: unscored")

@@ -20,7 +20,10 @@ TOLERANCE = 30
 def keep(request_id: str, seed: int, rate: float = RATE) -> bool:
     """Whether this request goes to the judge: a uniform draw in [0, 1) from the hash, < rate."""
     digest = hashlib.sha256(f"{seed}:{request_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64 < rate
+    # Not mutated by the mutmut sweep, as equivalent: "big" is from_bytes' default from
+    # Python 3.11, and `<` differs from `<=` only for a draw exactly equal to the rate.
+    # The exercises `sampler-sends-everything` and `sampler-keeps-every-tenth` cover this line.
+    return int.from_bytes(digest[:8], "big") / 2**64 < rate  # pragma: no mutate
 
 
 def sample(request_ids: Iterable[str], seed: int, rate: float = RATE) -> list[str]:

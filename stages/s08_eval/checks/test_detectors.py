@@ -45,7 +45,11 @@ def test_every_position_pair_leaves_nothing_to_prefer_but_the_slot():
 @pytest.mark.parametrize(
     ("edit", "fragment"),
     [
-        (lambda p: p[0].update(b=p[0]["b"] + "!"), "pair 1: a has 58 characters and b 59"),
+        (
+            lambda p: p[0].update(b=p[0]["b"] + "!"),
+            "pair 1: a has 58 characters and b 59; a pair must be the same length, or a flip "
+            "could be a judgement",
+        ),
         (lambda p: p[1].update(facts=["3 business days"]), "pair 2: both answers must state"),
         (lambda p: p[2].pop("facts"), "pair 3: needs task, a, b, facts"),
     ],
@@ -55,8 +59,9 @@ def test_a_pair_that_could_be_judged_on_merit_is_refused(tmp_path, edit, fragmen
     edit(pairs)
     path = tmp_path / "pairs.json"
     path.write_text(json.dumps(pairs))
-    with pytest.raises(CourseInputError, match=fragment):
+    with pytest.raises(CourseInputError) as raised:
         load_position_pairs(path)
+    assert str(raised.value).startswith(f"{path}: {fragment}")
 
 
 def test_position_bias_is_found_on_every_pair_of_the_biased_judge(position_pairs):
@@ -109,10 +114,109 @@ def test_a_judge_greedy_for_length_in_other_units_is_caught_too(length_pairs):
 
 
 @pytest.mark.failure_mode
-def test_padding_that_carries_content_is_refused(tmp_path):
+@pytest.mark.parametrize(
+    ("extra", "added"),
+    [(" Tracking arrives by email.", "['email', 'tracking']"), (" Open 24h.", "[]")],
+)
+def test_padding_that_carries_content_is_refused(tmp_path, extra, added):
     pairs = json.loads(LENGTH_FILE.read_text())
-    pairs[0]["padding"] += " Tracking arrives by email."
+    pairs[0]["padding"] += extra
     path = tmp_path / "pairs.json"
     path.write_text(json.dumps(pairs))
-    with pytest.raises(CourseInputError, match=r"pair 1: the padding is not content-free"):
+    with pytest.raises(CourseInputError) as raised:
         load_length_pairs(path)
+    assert str(raised.value) == (
+        f"{path}: pair 1: the padding is not content-free (reference words {added} "
+        f"or a number in {pairs[0]['padding']!r})"
+    )
+
+
+class AnswersEveryOtherCall:
+    """Replies 'first' / '5' on odd calls and in prose on even ones; remembers each task."""
+
+    def __init__(self):
+        self.calls = 0
+        self.tasks = []
+
+    def _reply(self, task, good):
+        self.calls += 1
+        self.tasks.append(task)
+        return good if self.calls % 2 else "let me think about it"
+
+    def score(self, task, answer, reference):
+        return self._reply(task, "5")
+
+    def compare(self, task, first, second):
+        return self._reply(task, "first")
+
+
+@pytest.mark.failure_mode
+def test_a_pair_unscored_in_one_order_counts_for_nothing(position_pairs, length_pairs):
+    judge = AnswersEveryOtherCall()
+    position = position_bias(judge, position_pairs)
+    assert (position.state, position.flips, position.pairs, position.unscored) == (
+        "not_evaluated",
+        0,
+        3,
+        3,
+    )
+    assert [(ab, ba) for _, ab, ba in position.verdicts] == [("a", None)] * 3
+    length = length_bias(judge, length_pairs)
+    assert (length.state, length.found, length.unscored) == ("not_evaluated", 0, 2)
+    assert [(g.before, g.after) for g in length.gaps] == [(5, None), (5, None)]
+    assert describe_length(length) == ["NOT EVALUATED — the judge gave no usable score on 2 pairs"]
+    # every question named its task
+    assert judge.tasks == [p.task for p in position_pairs for _ in "ab"] + [
+        p.task for p in length_pairs for _ in "ab"
+    ]
+
+
+def test_a_gap_with_one_side_unscored_is_shown_as_unscored():
+    from stages.s08_eval.detectors import Gap, LengthResult
+
+    gaps = [Gap("t0", 4, None, 40), Gap("t1", 3, 5, 40), Gap("t2", None, 4, 40)]
+    assert describe_length(LengthResult("found", 1, 3, 2, gaps)) == [
+        "FOUND — 1 of 3 (2 unscored)",
+        "  t0: unscored",
+        "  t1: 3 -> 5 (+2 for 40 extra characters)",
+        "  t2: unscored",
+    ]
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[]", "expected a non-empty list of pairs"),
+        ('{"task": "t"}', "expected a non-empty list of pairs"),
+        ('[{"task": "t", "a": "x"}]', "pair 1: needs task, a, b, facts"),
+        ('[{"task": "t", "a": "ab", "b": "ba", "facts": ["a"]}]', ""),
+    ],
+)
+def test_a_pair_file_of_the_wrong_shape_is_named(tmp_path, content, message):
+    path = tmp_path / "pairs.json"
+    path.write_text(content)
+    if not message:  # a fact both answers state: accepted
+        assert load_position_pairs(path)[0].facts == ("a",)
+        return
+    with pytest.raises(CourseInputError) as raised:
+        load_position_pairs(path)
+    assert str(raised.value) == f"{path}: {message}"
+
+
+@pytest.mark.failure_mode
+def test_a_fact_stated_by_one_answer_only_is_refused(tmp_path):
+    path = tmp_path / "pairs.json"
+    path.write_text('[{"task": "t", "a": "in 2 days", "b": "in 3 days", "facts": ["2 days"]}]')
+    with pytest.raises(CourseInputError) as raised:
+        load_position_pairs(path)
+    assert str(raised.value) == f"{path}: pair 1: both answers must state every fact; ['2 days']"
+
+
+def test_a_partly_unscored_result_says_how_many_pairs_it_could_not_use():
+    from stages.s08_eval.detectors import PositionResult
+
+    assert describe_position(PositionResult("found", 1, 3, 1)) == "FOUND — 1 of 3 (1 unscored)"
+    assert (
+        describe_position(PositionResult("agreement", 0, 3, 2)) == "agreement — 0 of 3 (2 unscored)"
+    )

@@ -93,7 +93,22 @@ def test_any_other_exception_is_a_harness_bug_and_propagates():
 @pytest.mark.failure_mode
 def test_a_reply_that_is_not_text_is_unscored():
     reading = read(lambda: 7, parse_score)
-    assert reading.value is None and reading.reason == "the reply is not text but int"
+    assert (reading.value, reading.raw) == (None, "7")
+    assert reading.reason == "the reply is not text but int"
+
+
+def test_the_counting_judge_passes_every_question_on_unchanged():
+    class Echo:
+        def score(self, task, answer, reference):
+            return f"{task}|{answer}|{reference}"
+
+        def compare(self, task, first, second):
+            return f"{task}|{first}|{second}"
+
+    counting = CountingJudge(Echo(), "echo")
+    assert counting.score("t", "a", "r") == "t|a|r"
+    assert counting.compare("t", "x", "y") == "t|x|y"
+    assert (counting.calls, counting.name) == (2, "echo")
 
 
 def test_every_call_is_counted_including_those_that_fail():

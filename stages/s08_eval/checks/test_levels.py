@@ -4,18 +4,21 @@ import pytest
 
 from fakes.judges import ProseJudge, RateLimitedJudge, SteadyJudge
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.levels import component, end_to_end, evaluate, trajectory
+from stages.s08_eval.levels import Verdict, component, end_to_end, evaluate, trajectory
 
 
 class RecordingJudge:
     """A steady judge that remembers every answer it was shown."""
 
-    def __init__(self):
+    def __init__(self, reply=None):
         self.shown = []
+        self.asked = []
+        self.reply = reply
 
     def score(self, task, answer, reference):
         self.shown.append(answer)
-        return SteadyJudge().score(task, answer, reference)
+        self.asked.append((task, reference))
+        return self.reply or SteadyJudge().score(task, answer, reference)
 
     def compare(self, task, first, second):
         return "tie"
@@ -27,6 +30,7 @@ def test_end_to_end_grades_the_answer_in_the_trajectory_not_the_case_file(runs):
     judge = RecordingJudge()
     verdict = end_to_end(run, judge)
     assert judge.shown == [run.trajectory.answer]
+    assert judge.asked == [(run.case.task, run.case.expected_answer)]
     assert run.trajectory.answer != run.case.expected_answer
     # reference words {order, a1001, should, arrive, within, 2, business, day, parcelco};
     # the answer has order, a1001, parcelco, should, arrive: 5 of 9 -> 6, below the mark of 7
@@ -74,7 +78,7 @@ def test_the_right_tools_in_the_wrong_order_fail_the_path(runs):
 def test_a_path_longer_than_its_budget_fails(runs):
     run = runs["malformed-args"]  # two order_status calls
     tight = type(run)(type(run.case)(**{**run.case.__dict__, "step_budget": 1}), run.trajectory)
-    assert trajectory(tight).reason == "2 tool steps, budget 1"
+    assert trajectory(tight) == Verdict("trajectory", "failed", "checked", "2 tool steps, budget 1")
 
 
 @pytest.mark.failure_mode
@@ -110,3 +114,40 @@ def test_deterministic_levels_ask_the_judge_nothing(runs):
     for run in runs.values():
         evaluate(run, judge)
     assert judge.calls == sum(run.trajectory.answer is not None for run in runs.values())
+
+
+@pytest.mark.parametrize(("reply", "state"), [("7", "passed"), ("6", "failed"), ("10", "passed")])
+def test_the_pass_mark_is_seven_and_seven_passes(runs, reply, state):
+    verdict = end_to_end(runs["where-a1001"], RecordingJudge(reply))
+    assert verdict == Verdict(
+        "end_to_end", state, "judged", f"score {reply} of 10, pass mark 7", reply
+    )
+
+
+def test_a_path_that_uses_its_whole_budget_is_within_it(runs):
+    run = runs["where-a1001"]  # two tool steps
+    exact = type(run)(type(run.case)(**{**run.case.__dict__, "step_budget": 2}), run.trajectory)
+    assert trajectory(exact) == Verdict(
+        "trajectory", "passed", "checked", "called ['order_status', 'delivery_estimate']"
+    )
+
+
+@pytest.mark.failure_mode
+def test_every_component_fault_is_named(tmp_path):
+    from stages.s08_eval.cases import Case, run_case
+
+    twice = Case(
+        id="twice",
+        task="When will A1009 arrive?",
+        expected_answer="Not known.",
+        expected_tools=("delivery_estimate",),
+        step_budget=2,
+        script=({"fault": "tool_timeout"}, {"fault": "never_answers"}),
+    )
+    verdict = component(run_case(twice))
+    assert verdict == Verdict(
+        "component",
+        "failed",
+        "checked",
+        "delivery_estimate: tool_error; delivery_estimate: tool_error; loop: run_limit",
+    )

@@ -9,7 +9,14 @@ import pytest
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.report import build, level_counts, render
+from stages.s08_eval.report import (
+    build,
+    evaluated_anything,
+    level_counts,
+    render,
+    sampling_state,
+    write,
+)
 from stages.s08_eval.survey import survey
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -85,8 +92,8 @@ def test_the_json_has_the_documented_keys(cli, tmp_path):
         "trace_survey",
         "sampling",
     } <= set(report)
-    assert set(report["position_bias"]["judge"]) == {"state", "flips", "pairs"}
-    assert set(report["length_bias"]["control"]) == {"state", "found", "pairs", "gaps"}
+    assert set(report["position_bias"]["judge"]) == {"state", "flips", "pairs", "unscored"}
+    assert set(report["length_bias"]["control"]) == {"state", "found", "pairs", "unscored", "gaps"}
     assert set(report["length_bias"]["judge"]["gaps"][0]) == {"before", "after", "extra_chars"}
     assert set(report["trace_survey"]) == {"stages", "without_run_key"}
     assert set(report["sampling"]) == {"requests", "sent", "state"}
@@ -160,5 +167,74 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run(runs):
         "stages without a run key": f"{len(report['trace_survey']['without_run_key'])} of "
         f"{len(report['trace_survey']['stages'])}",
         "sampled": f"{report['sampling']['sent']} of {report['sampling']['requests']} requests",
+        # a sweep takes minutes, so its figures come from the file the last sweep wrote
+        "mutmut sweep, last run": "{caught} of {total} mutants caught ({score_percent}%)".format(
+            **json.loads((STAGE.parents[1] / "mutations" / "mutmut_score.json").read_text())
+        ),
     }
     assert quoted == live
+
+
+def test_the_report_file_holds_exactly_the_report(runs, tmp_path):
+    report = report_for(runs, SteadyJudge())
+    path = tmp_path / "deep" / "er" / "r.json"
+    write({}, path)
+    write(report, path)  # the folder exists by now; writing again replaces the file
+    assert json.loads(path.read_text()) == report
+    assert path.read_text().endswith("}\n")
+
+
+@pytest.mark.failure_mode
+def test_only_a_passed_or_failed_level_counts_as_evaluated():
+    def report(passed, failed, unscored):
+        counts = {"passed": passed, "failed": failed, "unscored": unscored, "not_evaluated": 0}
+        return {"levels": {"end_to_end": counts, "component": dict(counts, passed=0, failed=0)}}
+
+    assert not evaluated_anything(report(0, 0, 5))
+    assert evaluated_anything(report(1, 0, 4))
+    assert evaluated_anything(report(0, 1, 4))
+    assert evaluated_anything(report(1, 1, 0))
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("sent", "state"), [(92, "passed"), (100, "failed"), (70, "passed"), (130, "passed"),
+                        (69, "failed"), (131, "failed"), (1000, "failed")],
+)  # fmt: skip
+def test_sampling_passes_near_the_target_and_never_exactly_on_it(sent, state):
+    # target 1000 * 0.1 = 100, tolerance 30: 70..130 pass, except 100 itself
+    assert sampling_state(sent, 1000) == state
+
+
+class ChangesItsMind:
+    """A judge that gives an answer 9 the first time it sees it, and 3 every time after."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def score(self, task, answer, reference):
+        first_time = answer not in self.seen
+        self.seen.add(answer)
+        return "9" if first_time else "3"
+
+    def compare(self, task, first, second):
+        return "tie"
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_changes_its_mind_fails_the_flakiness_check(runs):
+    assert report_for(runs, ChangesItsMind())["flakiness"] == {"state": "failed", "repeats": 2}
+
+
+def test_the_text_report_names_every_signal_of_a_mislabelled_case(runs):
+    report = report_for(runs, SteadyJudge())
+    row = next(r for r in report["results"] if r["id"] == "never-answers")
+    row["label"] = "normal"
+    row["signals"] = ["tool_error", "run_limit"]
+    report["trace_survey"]["without_run_key"] = []
+    text = render(report)
+    assert (
+        "label ignored: never-answers is labelled normal; its trace shows tool_error, run_limit"
+        in text
+    )
+    assert "  no run key: none" in text

@@ -34,10 +34,19 @@ def test_the_survey_changes_when_the_stages_do(tmp_path):
     (stages / "s07_extra" / "log.py").write_text(
         'def log(trace, run):\n    trace.write({"run_id": run, "event": "start"})\n'
     )
+    (stages / "s07_extra" / "more.py").write_text(
+        'def more(trace):\n    trace.write({"phase": 1, 2: "not a field"})\n'
+    )
+    (stages / "s07_extra" / "checks").mkdir()
+    (stages / "s07_extra" / "checks" / "test_it.py").write_text('x.write({"from_a_check": 1})\n')
+    (stages / "s05_notes.txt").write_text("not a stage")
+    (stages / "s10_future").mkdir()
+    (stages / "s10_future" / "later.py").write_text('trace.write({"run_id": 1, "later": 2})\n')
     tracer = stages / "s07_tracing" / "tracer.py"
     tracer.write_text(tracer.read_text().replace('"run_id": step.run_id,', ""))
     found = survey(stages)
-    assert found.stages["s07_extra"] == ["event", "run_id"]
+    assert found.stages["s07_extra"] == ["event", "phase", "run_id"]
+    assert "s10_future" not in found.stages  # stage 8 surveys the stages before it
     assert "s07_tracing" in found.without_run_key
     assert "s07_extra" not in found.without_run_key
 
@@ -66,3 +75,8 @@ def test_the_same_seed_keeps_the_same_requests_in_any_order():
 def test_another_seed_keeps_other_requests():
     assert set(sample(REQUESTS, seed=8)) != set(sample(REQUESTS, seed=9))
     assert keep("request-0001", seed=8) == keep("request-0001", seed=8)
+
+
+def test_the_rate_is_honoured():
+    # rate 0.5 over 1,000: binomial, mean 500, deviation sqrt(1000 * 0.25) = 15.8
+    assert abs(len(sample(REQUESTS, seed=8, rate=0.5)) - 500) <= 60

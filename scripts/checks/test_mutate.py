@@ -1,0 +1,185 @@
+"""The mutation runner: it proves each bug red on a copy, and never touches the working tree."""
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.mutate import MANIFEST, ROOT, Exercise, junit_results, load_manifest, plant
+from stages.s01_model.errors import CourseInputError
+
+pytestmark = pytest.mark.runner  # these start the runner; the runner's --full leaves them out
+TIE = "tie-is-no-longer-a-tie"
+
+
+def fingerprint() -> str:
+    """A hash of every file git would see in the working tree (tracked or not, not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout.split(b"\0")  # fmt: skip
+    digest = hashlib.sha256()
+    for name in sorted(n for n in listed if n):
+        path = ROOT / name.decode()
+        digest.update(name + b"\0" + (path.read_bytes() if path.is_file() else b"<gone>"))
+    return digest.hexdigest()
+
+
+def mutate(*args, tmp_path=None, manifest=None):
+    env = {**os.environ}
+    if tmp_path is not None:
+        env["TMPDIR"] = str(tmp_path)
+    command = [sys.executable, "scripts/mutate.py", *args]
+    if manifest is not None:
+        command += ["--manifest", str(manifest)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+
+
+def manifest_with(tmp_path, **changes):
+    """A one-exercise manifest: the tie exercise with some of its fields changed."""
+    exercise = next(e for e in load_manifest() if e.id == TIE).__dict__ | changes
+    lines = ["[[exercise]]"] + [f"{key} = {json.dumps(value)}" for key, value in exercise.items()]
+    path = tmp_path / "exercises.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_every_exercise_names_a_stage_a_file_and_an_anchor_found_once():
+    for exercise in load_manifest():
+        text = (ROOT / exercise.file).read_text()
+        assert text.count(exercise.find) == 1, exercise.id
+        assert exercise.hint.endswith("?"), exercise.id  # a question, not the answer
+        assert (ROOT / exercise.check.split("::")[0]).is_file(), exercise.id
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("find", "replace", "problem"),
+    [
+        ("no such line", "x", "anchor found 0 times in lib.py, expected exactly once"),
+        ("x = 1", "x = 2", "anchor found 2 times in lib.py, expected exactly once"),
+        ("y = 2", "y = 2", "the replacement changes nothing"),
+        ("y = 2", "y = (2", "the mutated file does not compile: '(' was never closed (line 2)"),
+    ],
+)
+def test_a_bug_that_cannot_be_planted_is_refused(tmp_path, find, replace, problem):
+    (tmp_path / "lib.py").write_text("x = 1\ny = 2\nx = 1\n")
+    exercise = Exercise("e", 8, "lib.py", find, replace, "check", "hint?", "why")
+    assert plant(tmp_path, exercise) == problem
+    assert (tmp_path / "lib.py").read_text() == "x = 1\ny = 2\nx = 1\n"
+
+
+def test_junit_results_name_each_parameter(tmp_path):
+    path = tmp_path / "junit.xml"
+    path.write_text(
+        "<testsuites><testsuite>"
+        '<testcase classname="stages.s08_eval.checks.test_x" name="test_a[1]"/>'
+        '<testcase classname="stages.s08_eval.checks.test_x" name="test_a[2]"><failure/></testcase>'
+        '<testcase classname="" name="stages.s08_eval.checks.test_y"><error/></testcase>'
+        "</testsuite></testsuites>"
+    )
+    assert junit_results(path) == {
+        "stages/s08_eval/checks/test_x.py::test_a[1]": "passed",
+        "stages/s08_eval/checks/test_x.py::test_a[2]": "failed",
+    }
+
+
+@pytest.mark.failure_mode
+def test_a_manifest_entry_missing_a_key_is_named(tmp_path):
+    path = tmp_path / "exercises.toml"
+    path.write_text('[[exercise]]\nid = "x"\nstage = 8\n')
+    with pytest.raises(CourseInputError, match=r"exercise 'x': missing 'file'"):
+        load_manifest(path)
+
+
+def test_an_exercise_is_killed_in_a_copy_and_the_tree_is_untouched(tmp_path):
+    before = fingerprint()
+    result = mutate(TIE, "--json", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report == {
+        "exercises": [
+            {"id": TIE, "check": next(e.check for e in load_manifest() if e.id == TIE),
+             "verdict": "KILLED"}
+        ],
+        "killed": 1,
+        "total": 1,
+    }  # fmt: skip
+    assert fingerprint() == before
+    assert list(tmp_path.iterdir()) == []  # the temporary copies are gone
+
+
+@pytest.mark.failure_mode
+def test_a_missing_anchor_is_an_error_and_the_run_fails(tmp_path):
+    result = mutate("--json", manifest=manifest_with(tmp_path, find="A_FIRST = {gone}"))
+    assert result.returncode == 1
+    (entry,) = json.loads(result.stdout)["exercises"]
+    assert entry["verdict"] == "ERROR" and entry["detail"].startswith("anchor found 0 times")
+
+
+@pytest.mark.failure_mode
+def test_a_bug_the_check_cannot_see_survives_and_the_run_fails(tmp_path):
+    # Adding a comment to the line plants no bug: the check must pass, so the exercise survives.
+    harmless = 'A_FIRST = {"first": "a", "second": "b", "tie": "tie"}  # unchanged behaviour'
+    result = mutate("--json", manifest=manifest_with(tmp_path, replace=harmless))
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["exercises"][0]["verdict"] == "SURVIVED"
+
+
+@pytest.mark.failure_mode
+def test_a_claimed_check_that_does_not_exist_is_an_error_not_a_kill(tmp_path):
+    check = "stages/s08_eval/checks/test_detectors.py::test_nothing_of_the_kind"
+    result = mutate("--json", manifest=manifest_with(tmp_path, check=check))
+    assert result.returncode == 2  # the unmutated baseline cannot pass a check that is absent
+    assert "fails its claimed checks" in result.stderr
+
+
+def test_full_lists_the_collateral_reds(tmp_path):
+    result = mutate(TIE, "--full", "--json", tmp_path=tmp_path)
+    (entry,) = json.loads(result.stdout)["exercises"]
+    assert entry["verdict"] == "KILLED"
+    assert entry["check"] not in entry["collateral"]
+    assert any(
+        "test_the_command_prints_the_report_with_both_halves" in n for n in entry["collateral"]
+    )
+
+
+def test_show_prints_the_diff_the_hint_and_the_red_check():
+    result = mutate("--show", TIE)
+    assert result.returncode == 0, result.stderr
+    assert '-A_FIRST = {"first": "a", "second": "b", "tie": "tie"}' in result.stdout
+    assert '+A_FIRST = {"first": "a", "second": "b", "tie": "a"}' in result.stdout
+    assert "hint: If a judge calls a pair a tie in both orders" in result.stdout
+    assert f"FAILED {next(e.check for e in load_manifest() if e.id == TIE)}" in result.stdout
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_an_interrupted_or_killed_run_leaves_the_tree_as_it_was(tmp_path, how):
+    before = fingerprint()
+    runner = subprocess.Popen(
+        [sys.executable, "scripts/mutate.py", "--jobs", "1"],
+        cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert runner.stdout is not None
+    runner.stdout.readline()  # the first exercise is proven: the second one is running
+    runner.send_signal(how)
+    runner.wait(timeout=60)
+    assert fingerprint() == before
+    if how == signal.SIGINT:
+        assert runner.returncode == 130
+        time.sleep(0.2)
+        assert list(tmp_path.iterdir()) == []  # copies removed, checks stopped
+
+
+def test_the_stage_readme_lists_its_exercises():
+    for exercise in load_manifest(MANIFEST):
+        stage = next(Path(ROOT, "stages").glob(f"s{exercise.stage:02d}_*"))
+        assert f"`{exercise.id}`" in (stage / "README.md").read_text(), exercise.id

@@ -1,0 +1,376 @@
+"""Prove the mutation exercises: every planted bug turns the one check that claims it red.
+
+    python scripts/mutate.py [ID ...] [--stage N] [--jobs N] [--json] [--full] [--timeout S]
+    python scripts/mutate.py --show ID
+
+1) The claimed checks run on an unmutated copy of the tree; all must pass (else exit 2).
+2) For each exercise: copy the tree to a temporary directory (never the working tree), plant
+   the bug (the anchor must occur exactly once and the file must still compile), run the
+   claimed check in its own process group, and read its result from pytest's JUnit XML.
+3) KILLED: the claimed check failed. SURVIVED: it passed. ERROR: the bug could not be
+   planted, the check was not collected, pytest could not run, or it timed out.
+
+Exit 0 only when every exercise selected is KILLED. Nothing is ever written to the working
+tree, so an interrupted or killed run leaves it as it was; Ctrl-C also stops the running
+checks and removes the temporary copies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
+
+from stages.s01_model.errors import CourseInputError  # noqa: E402
+from stages.s01_model.files import load_toml  # noqa: E402
+
+MANIFEST = ROOT / "mutations" / "exercises.toml"
+KEYS = ("id", "stage", "file", "find", "replace", "check", "hint", "why")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git", ".venv", "mutants", "build", "reports", "traces",
+    ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
+)  # fmt: skip
+FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    stage: int
+    file: str
+    find: str
+    replace: str
+    check: str
+    hint: str
+    why: str
+
+
+@dataclass
+class Result:
+    exercise: Exercise
+    verdict: str  # KILLED | SURVIVED | ERROR
+    detail: str = ""
+    seconds: float = 0.0
+    collateral: list[str] | None = None
+    output: str = ""
+
+
+@dataclass
+class Runner:
+    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them."""
+
+    timeout: float
+    scratch: Path
+    children: set[subprocess.Popen[str]] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+    def copy(self, name: str) -> Path:
+        tree = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.scratch)) / "tree"
+        shutil.copytree(ROOT, tree, ignore=NOT_COPIED, symlinks=True)
+        return tree
+
+    def pytest(self, tree: Path, args: list[str]) -> tuple[int | None, str, dict[str, str]]:
+        """Run pytest in `tree`; return its exit code (None on timeout), output, results."""
+        junit = tree.parent / "junit.xml"
+        env = {
+            **os.environ,
+            "HYPOTHESIS_PROFILE": "mutation",
+            "HYPOTHESIS_STORAGE_DIRECTORY": str(tree.parent / "hypothesis"),
+        }
+        # Plain asserts: a failing check fails the same, without pytest re-writing (and, where
+        # no bytecode is cached, re-compiling) every test module in every copy.
+        plain = [] if "--tb=short" in args else ["--assert=plain"]
+        command = [sys.executable, "-m", "pytest", *args, *plain, "-q", "-p", "no:cacheprovider"]
+        child = subprocess.Popen(
+            [*command, f"--junitxml={junit}"],
+            cwd=tree,  # the copy is the first entry on sys.path, not the working tree
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group, so it can be stopped whole
+        )
+        with self.lock:
+            self.children.add(child)
+            if self.stopping.is_set():
+                _kill(child)  # started just as the run was interrupted
+        try:
+            output, _ = child.communicate(timeout=self.timeout)
+            code: int | None = child.returncode
+        except subprocess.TimeoutExpired:
+            _kill(child)
+            output, code = child.communicate()[0], None
+        finally:
+            with self.lock:
+                self.children.discard(child)
+        return code, output, junit_results(junit)
+
+    def stop_all(self) -> None:
+        """Start nothing more, and kill every running check with its whole process group."""
+        with self.lock:
+            self.stopping.set()
+            for child in list(self.children):
+                _kill(child)
+
+
+def _kill(child: subprocess.Popen[str]) -> None:
+    with suppress(ProcessLookupError):  # it may have finished already
+        os.killpg(child.pid, signal.SIGKILL)
+
+
+def junit_results(path: Path) -> dict[str, str]:
+    """Node id -> passed | failed | skipped, for every test case pytest reported."""
+    if not path.exists():
+        return {}
+    results = {}
+    for case in ElementTree.parse(path).iter("testcase"):
+        classname, name = case.get("classname", ""), case.get("name", "")
+        if not classname:
+            continue  # a collection error, reported against the module
+        node = classname.replace(".", "/") + ".py::" + name
+        tags = {child.tag for child in case}
+        results[node] = (
+            "failed"
+            if tags & {"failure", "error"}
+            else "skipped"
+            if "skipped" in tags
+            else "passed"
+        )
+    return results
+
+
+def belongs(node: str, check: str) -> bool:
+    """Whether a test result is the claimed check, or one parameter of it."""
+    return node == check or node.startswith(check + "[")
+
+
+def claimed(results: dict[str, str], check: str) -> list[str]:
+    """The states of the claimed check's results (one per parameter)."""
+    return [state for node, state in results.items() if belongs(node, check)]
+
+
+def load_manifest(path: Path = MANIFEST) -> list[Exercise]:
+    data = load_toml(path)
+    exercises: list[Exercise] = []
+    for number, raw in enumerate(data.get("exercise", []), start=1):
+        where = f"{path}: exercise {raw.get('id', number)!r}"
+        missing = [key for key in KEYS if key not in raw]
+        if missing:
+            raise CourseInputError(f"{where}: missing {missing[0]!r}")
+        extra = set(raw) - set(KEYS)
+        if extra:
+            raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+        if raw["id"] in {exercise.id for exercise in exercises}:
+            raise CourseInputError(f"{where}: the id is used twice")
+        exercises.append(Exercise(**{key: raw[key] for key in KEYS}))
+    return exercises
+
+
+def plant(tree: Path, exercise: Exercise) -> str | None:
+    """Apply the exercise's replacement in `tree`; return why it cannot be planted, or None."""
+    target = tree / exercise.file
+    if not target.is_file():
+        return f"no file {exercise.file}"
+    text = target.read_text(encoding="utf-8")
+    found = text.count(exercise.find)
+    if found != 1:
+        return f"anchor found {found} times in {exercise.file}, expected exactly once"
+    mutated = text.replace(exercise.find, exercise.replace)
+    if mutated == text:
+        return "the replacement changes nothing"
+    try:
+        compile(mutated, exercise.file, "exec")
+    except SyntaxError as error:
+        return f"the mutated file does not compile: {error.msg} (line {error.lineno})"
+    target.write_text(mutated, encoding="utf-8")
+    return None
+
+
+def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
+    """Plant one exercise in its own copy and classify what its claimed check did."""
+    started = time.monotonic()
+    if runner.stopping.is_set():
+        return Result(exercise, "ERROR", "interrupted")
+    tree = runner.copy(exercise.id)
+    try:
+        problem = plant(tree, exercise)
+        if problem is not None:
+            return Result(exercise, "ERROR", problem, time.monotonic() - started)
+        args = FULL_SUITE if full else [exercise.check]
+        code, output, results = runner.pytest(tree, args)
+        elapsed = time.monotonic() - started
+        mine = claimed(results, exercise.check)
+        collateral = None
+        if full:
+            collateral = sorted(
+                node for node, state in results.items()
+                if state == "failed" and not belongs(node, exercise.check)
+            )  # fmt: skip
+        if code is None:
+            return Result(exercise, "ERROR", f"timed out after {runner.timeout:.0f} s", elapsed)
+        if not mine:
+            detail = f"check not collected (pytest exit {code})"
+            return Result(exercise, "ERROR", detail, elapsed, collateral, output)
+        verdict = "KILLED" if "failed" in mine else "SURVIVED"
+        return Result(exercise, verdict, "", elapsed, collateral, output)
+    finally:
+        shutil.rmtree(tree.parent, ignore_errors=True)
+
+
+def baseline(runner: Runner, exercises: list[Exercise]) -> list[str]:
+    """Claimed checks that do not pass on the unmutated tree (they must all pass)."""
+    checks = sorted({exercise.check for exercise in exercises})
+    tree = runner.copy("baseline")
+    try:
+        code, _, results = runner.pytest(tree, checks)
+    finally:
+        shutil.rmtree(tree.parent, ignore_errors=True)
+    if code is None:
+        return ["(timed out)"]
+    return [check for check in checks if set(claimed(results, check)) != {"passed"}]
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM is handled like Ctrl-C
+
+
+@contextmanager
+def interruptible(runner: Runner, pool: ThreadPoolExecutor) -> Iterator[None]:
+    """On Ctrl-C or SIGTERM: stop every check, cancel the queued ones, wait for the rest."""
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    except KeyboardInterrupt:
+        runner.stop_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def show(runner: Runner, exercise: Exercise) -> int:
+    """The planted bug as a diff, its hint, and what its check prints when it goes red."""
+    tree = runner.copy(exercise.id)
+    try:
+        original = (tree / exercise.file).read_text(encoding="utf-8")
+        problem = plant(tree, exercise)
+        if problem is not None:
+            print(f"{exercise.id}: cannot plant: {problem}")
+            return 1
+        mutated = (tree / exercise.file).read_text(encoding="utf-8")
+        diff = difflib.unified_diff(
+            original.splitlines(keepends=True),
+            mutated.splitlines(keepends=True),
+            f"a/{exercise.file}",
+            f"b/{exercise.file}",
+        )
+        print("".join(diff))
+        print(f"hint: {exercise.hint}\nwhy it matters: {exercise.why}\n")
+        print(f"the check that must go red: {exercise.check}\n")
+        _, output, _ = runner.pytest(tree, [exercise.check, "--tb=short"])
+        print(output)
+        return 0
+    finally:
+        shutil.rmtree(tree.parent, ignore_errors=True)
+
+
+def select(exercises: list[Exercise], ids: list[str], stage: int | None) -> list[Exercise]:
+    unknown = sorted(set(ids) - {exercise.id for exercise in exercises})
+    if unknown:
+        raise CourseInputError(f"no exercise {unknown[0]!r} in {MANIFEST.relative_to(ROOT)}")
+    chosen = [e for e in exercises if not ids or e.id in ids]
+    return [e for e in chosen if stage is None or e.stage <= stage]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Prove every mutation exercise red.")
+    parser.add_argument("ids", nargs="*", help="only these exercises")
+    parser.add_argument("--stage", type=int, help="only exercises of this stage or earlier")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="checks at once")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--full", action="store_true", help="also run the whole suite per bug")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per pytest run")
+    parser.add_argument("--show", metavar="ID", help="show one exercise: diff, hint, red check")
+    parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    exercises = load_manifest(args.manifest)
+    log = sys.stderr if args.json else sys.stdout
+
+    with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
+        runner = Runner(args.timeout, Path(scratch))
+        if args.show:
+            return show(runner, select(exercises, [args.show], None)[0])
+        chosen = select(exercises, args.ids, args.stage)
+        if not chosen:
+            print("no exercises selected", file=log)
+            return 0
+        pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        with pool, interruptible(runner, pool):
+            red = baseline(runner, chosen)
+            if red:
+                print(f"the unmutated tree fails its claimed checks: {', '.join(red)}", file=log)
+                return 2
+            results = []
+            for result in pool.map(lambda e: prove(runner, e, args.full), chosen):
+                results.append(result)
+                line = f"{result.exercise.id:<40} {result.verdict:<8} {result.seconds:5.1f}s"
+                print(f"{line}  {result.exercise.check}", file=log, flush=True)
+                if result.detail:
+                    print(f"    {result.detail}", file=log)
+                for node in result.collateral or []:
+                    print(f"    also red: {node}", file=log)
+
+    killed = sum(result.verdict == "KILLED" for result in results)
+    print(f"{killed} of {len(results)} KILLED", file=log)
+    if args.json:
+        print(json.dumps(summary(results, killed)))
+    return 0 if killed == len(results) else 1
+
+
+def summary(results: list[Result], killed: int) -> dict[str, Any]:
+    exercises = []
+    for result in results:
+        entry: dict[str, Any] = {
+            "id": result.exercise.id,
+            "check": result.exercise.check,
+            "verdict": result.verdict,
+        }
+        if result.collateral is not None:
+            entry["collateral"] = result.collateral
+        if result.detail:
+            entry["detail"] = result.detail
+        exercises.append(entry)
+    return {"exercises": exercises, "killed": killed, "total": len(results)}
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except CourseInputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print(
+            "interrupted: the running checks were stopped; the working tree is untouched",
+            file=sys.stderr,
+        )
+        sys.exit(130)
