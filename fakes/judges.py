@@ -11,6 +11,10 @@ against a fault it must find and against a judge that has none.
 
 from __future__ import annotations
 
+import json
+import random
+import re
+
 from stages.s04_retrieval.retrieval import words
 from stages.s08_eval.judge import OverBudget, RateLimited
 
@@ -24,8 +28,11 @@ def grounding(answer: str, reference: str) -> float:
 
 
 def content(task: str, answer: str) -> int:
-    """What an answer says about the task: how many of the task's content words it uses."""
-    return len(words(task) & words(answer))
+    """What an answer states: how many distinct figures (the shop's facts are figures).
+
+    Restating the task or rephrasing adds none; only a new number does.
+    """
+    return len(set(re.findall(r"\d+(?:[.,]\d+)?", answer)))
 
 
 def _verdict(first: int, second: int) -> str:
@@ -38,7 +45,7 @@ class SteadyJudge:
     """A judge that grades content only.
 
     score: round(10 * grounding(answer, reference)) — padding that adds no reference word
-    adds nothing. compare: the answer that uses more of the task's words wins, a tie is a tie;
+    adds nothing. compare: the answer that states more distinct figures wins, a tie is a tie;
     the order in which the two are shown makes no difference.
     """
 
@@ -54,7 +61,7 @@ class BiasedJudge:
 
     What it gets wrong: the answer shown first gets a free point, and every 40 characters
     add another, whatever they say (score: the steady score plus len(answer) // 40, at most
-    10; compare: task words used, plus len // 40, plus 1 for the first slot). The position
+    10; compare: figures stated, plus len // 40, plus 1 for the first slot). The position
     and length detectors of stage 8 catch it.
 
     `slot` and `chars_per_point` change which slot gets the point and how many characters
@@ -127,3 +134,70 @@ class OverBudgetJudge:
 
     def compare(self, task: str, first: str, second: str) -> str:
         raise OverBudget("judge budget of 0 calls spent")
+
+
+class NoisyJudge:
+    """The steady judge plus seeded noise: each score moves by up to `spread` points.
+
+    Unbiased on average, wrong on any one call: scored once, an original and its twin can
+    differ by noise alone. Stage 9 scores each text several times and averages for this.
+    """
+
+    def __init__(self, seed: int, spread: int = 2) -> None:
+        self.random = random.Random(seed)
+        self.spread = spread
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        steady = round(10 * grounding(answer, reference))
+        return str(max(0, min(10, steady + self.random.randint(-self.spread, self.spread))))
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        return SteadyJudge().compare(task, first, second)
+
+
+def bullets_style(text: str) -> bool:
+    """The bullets family's fingerprint: a stock opener, or a bullet list."""
+    return text.startswith("Great question!") or "\n- " in text
+
+
+def is_family(family: str, text: str) -> bool:
+    return bullets_style(text) if family == "bullets" else not bullets_style(text)
+
+
+class FamilyJudge:
+    """A judge that prefers its own family's house style: two extra points for it.
+
+    Stands for a judge model grading answers written by a model of its own family — it
+    recognises the style, not the quality. `family` is "bullets" (opens with a stock phrase,
+    lists in bullets) or "prose".
+    """
+
+    def __init__(self, family: str = "bullets", bonus: int = 2) -> None:
+        if family not in ("bullets", "prose"):
+            raise ValueError(f"family must be 'bullets' or 'prose', got {family!r}")
+        self.family = family
+        self.bonus = bonus
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        steady = round(10 * grounding(answer, reference))
+        own = is_family(self.family, answer)
+        return str(min(10, steady + (self.bonus if own else 0)))
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        return SteadyJudge().compare(task, first, second)
+
+
+def bullets_family_judge() -> FamilyJudge:
+    """A judge of the bullets family (for --judge fakes.judges:bullets_family_judge)."""
+    return FamilyJudge("bullets")
+
+
+class JsonJudge:
+    """The steady judge answering in strict JSON: {"score": 7, "reason": "..."}."""
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        value = int(SteadyJudge().score(task, answer, reference))
+        return json.dumps({"score": value, "reason": f"{value} of 10 reference words found"})
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        return SteadyJudge().compare(task, first, second)

@@ -1,0 +1,46 @@
+"""The lesson's numbers, compared with a live run."""
+
+import re
+from pathlib import Path
+
+from fakes.judges import BiasedJudge, FamilyJudge, SteadyJudge
+from stages.s08_eval.judge import CountingJudge
+from stages.s09_calibration.__main__ import _interval, _number
+from stages.s09_calibration.calibrate import calibrate, families
+from stages.s09_calibration.calibration import load_calibration, load_twins
+
+STAGE = Path(__file__).resolve().parents[1]
+
+
+def test_the_lesson_quotes_the_numbers_of_a_live_run():
+    readme = (STAGE / "README.md").read_text()
+    numbers = readme.split("### Numbers from a run", 1)[1].split("\n#", 1)[0]
+    quoted = dict(re.findall(r"^- (.+?): `(.+)`$", numbers, flags=re.MULTILINE))
+    cases, twins = load_calibration(), load_twins()
+    run = {
+        name: calibrate(CountingJudge(judge, name), cases, twins)
+        for name, judge in (("biased", BiasedJudge()), ("steady", SteadyJudge()),
+                            ("family", FamilyJudge()))
+    }  # fmt: skip
+    verbosity = run["biased"]["verbosity"]
+
+    def kappa(name):
+        c = run[name]["calibration"]
+        word = "trustworthy" if c["trustworthy"] else "NOT trustworthy"
+        return f"{_number(c['kappa'])} — {word}, {c['disagreements']} disagreements"
+
+    selfpref = run["family"]["self_preference"]
+    live = {
+        "calibration cases": f"{len(cases)}, {len(families(cases))} pairs",
+        "biased verbosity": f"mean delta {_number(verbosity['mean_delta'])} "
+        f"{_interval(verbosity['ci'])}, {verbosity['flips']} of {verbosity['n']} flip — "
+        f"{verbosity['bias']}",
+        "biased pairwise swap consistency": _number(run["biased"]["pairwise"]["swap_consistency"]),
+        "kappa, biased judge": kappa("biased"),
+        "kappa, steady judge": kappa("steady"),
+        "family judge self-preference gap": (
+            f"{_number(selfpref['gap'])} {_interval(selfpref['ci'])}"
+        ),
+        "judge calls per report, each side": str(run["biased"]["judge"]["calls"]),
+    }
+    assert quoted == live
