@@ -18,6 +18,9 @@ import re
 from stages.s04_retrieval.retrieval import words
 from stages.s08_eval.judge import OverBudget, RateLimited
 
+# Stage 9's facts checklist rubric says this; a judge that reads it stops counting length.
+CHECKLIST_RULE = "Length is not evidence of quality."
+
 
 def grounding(answer: str, reference: str) -> float:
     """Share of the reference's content words found in the answer; 1.0 for an empty reference."""
@@ -66,6 +69,10 @@ class BiasedJudge:
 
     `slot` and `chars_per_point` change which slot gets the point and how many characters
     buy one, so that the detectors can be shown to catch a bias they were not tuned to.
+
+    Given the required-facts checklist of stage 9 (its task says "Length is not evidence of
+    quality."), it follows the rubric: the length points go, and it scores like the steady
+    judge. Under an open-ended rubric, length counts again.
     """
 
     def __init__(self, slot: str = "first", chars_per_point: int = 40) -> None:
@@ -76,6 +83,8 @@ class BiasedJudge:
 
     def score(self, task: str, answer: str, reference: str) -> str:
         steady = round(10 * grounding(answer, reference))
+        if CHECKLIST_RULE in task:
+            return str(steady)
         return str(min(10, steady + len(answer) // self.chars_per_point))
 
     def compare(self, task: str, first: str, second: str) -> str:

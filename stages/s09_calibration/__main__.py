@@ -1,6 +1,9 @@
 """Stage 9: calibrate a judge before trusting it.
 
-    python -m stages.s09_calibration report [--judge SPEC] [--json] [--repeats N] [--out FILE]
+    python -m stages.s09_calibration report [--judge SPEC] [--json] [--plots DIR] [--repeats N]
+    python -m stages.s09_calibration gate [--judge SPEC] [--config FILE]
+    python -m stages.s09_calibration audit FILE [--score-col C] [--answer-col C | --length-col C]
+                                                [--human-col C] [--gate N] [--json]
 
 The judge (default: the biased fake) and the steady control are measured side by side on
 the calibration set and its twins. The disagreements with the human labels are written to a
@@ -16,12 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import ROOT, run_cli, short
+from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import resolve
-from stages.s09_calibration.calibrate import REPEATS, SEED, calibrate
-from stages.s09_calibration.calibration import load_calibration, load_twins
+from stages.s09_calibration.audit import Columns, summary
+from stages.s09_calibration.audit import audit as audit_file
+from stages.s09_calibration.calibrate import REPEATS, SEED, calibrate, rubric_change
+from stages.s09_calibration.calibration import GATE, load_calibration, load_twins
+from stages.s09_calibration.gate import GATE_FILE, judge_gate, load_gate
+from stages.s09_calibration.rubrics import Rubric
 
 REPORT_FILE = ROOT / "reports" / "s09_calibration.json"
+RUBRIC_RECORD = Path(__file__).resolve().parent / "rubric_change.json"
 
 
 def main() -> int:
@@ -32,16 +41,50 @@ def main() -> int:
     report.add_argument("--json", action="store_true", help="print one JSON object")
     report.add_argument("--repeats", type=int, default=REPEATS, help="scorings per text")
     report.add_argument("--out", type=Path, default=REPORT_FILE, help="where to write it")
+    report.add_argument("--reply", choices=("bare", "json"), default="bare", help="reply form")
+    report.add_argument("--plots", type=Path, help="write PNG plots to this folder")
+    report.add_argument(
+        "--write-rubric-record",
+        action="store_true",
+        help=f"also write the rubric change to {RUBRIC_RECORD.name} (the lesson quotes it)",
+    )
+    gate = commands.add_parser("gate", help="exit 1 unless the judge passes every rule")
+    gate.add_argument("--judge", default="biased", help="biased (default), steady, module:attr")
+    gate.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
+    gate.add_argument("--reply", choices=("bare", "json"), default="bare", help="reply form")
+    audit = commands.add_parser("audit", help="length confound and kappa of scores you have")
+    audit.add_argument("file", type=Path, help="a CSV (with a header row) or JSONL file")
+    audit.add_argument("--score-col", default="score", help="the judge's score (default: score)")
+    size = audit.add_mutually_exclusive_group()
+    size.add_argument("--answer-col", help="the answer text, whose length is measured")
+    size.add_argument("--length-col", help="the answer's length, when the text is not there")
+    audit.add_argument("--human-col", help="human labels: a score or pass/fail")
+    audit.add_argument("--gate", type=float, default=GATE, help=f"pass mark (default {GATE})")
+    audit.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    if args.command == "audit":
+        return run_audit(args)
+    if args.command == "gate":
+        return run_gate(args.judge, args.config, args.reply)
 
     cases, twins = load_calibration(), load_twins()
     chosen, steady = resolve(args.judge), resolve("steady")
     measured = {
         side: calibrate(CountingJudge(choice.judge, choice.name), cases, twins,
-                        repeats=args.repeats, seed=SEED)
+                        repeats=args.repeats, seed=SEED, reply=args.reply)
         for side, choice in (("judge", chosen), ("control", steady))
     }  # fmt: skip
-    result = {**measured["judge"], "control": measured["control"]}
+    checklist = calibrate(
+        CountingJudge(resolve(args.judge).judge, chosen.name), cases, twins,
+        repeats=args.repeats, seed=SEED, reply=args.reply, rubric=Rubric.FACTS,
+    )  # fmt: skip
+    result = {
+        **measured["judge"],
+        "control": measured["control"],
+        "rubric_change": rubric_change(measured["judge"], checklist),
+    }
+    if args.write_rubric_record:
+        RUBRIC_RECORD.write_text(json.dumps(result["rubric_change"], indent=2) + "\n")
     queue = args.out.with_suffix(".review.jsonl")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -49,7 +92,65 @@ def main() -> int:
         "".join(json.dumps(row) + "\n" for row in result["calibration"]["queue"]), encoding="utf-8"
     )
     print(json.dumps(result, sort_keys=True) if args.json else render(result))
+    if args.plots:
+        from stages.s09_calibration.plots import draw  # matplotlib loads only when asked
+
+        for path in draw(measured["judge"], args.plots, SEED):
+            print(f"plot written to {short(path)}", file=sys.stderr)
     print(f"report written to {short(args.out)}; review queue in {short(queue)}", file=sys.stderr)
+    return 0
+
+
+def run_gate(spec: str, config_path: Path, reply: str) -> int:
+    """Measure the judge, check every rule, print each; 1 when any fails."""
+    config = load_gate(config_path)
+    chosen = resolve(spec)
+    measured = calibrate(
+        CountingJudge(chosen.judge, chosen.name), load_calibration(), load_twins(), reply=reply
+    )
+    rules = judge_gate(measured, config)
+    print(f"calibration gate for {chosen.name} ({short(config_path)}):")
+    for rule in rules:
+        verdict = "pass" if rule.passed else "FAIL"
+        print(f"  {verdict}  {rule.name}: {rule.value} — {rule.limit}")
+    failed = sum(not rule.passed for rule in rules)
+    print(f"{'FAILED' if failed else 'passed'}: {len(rules) - failed} of {len(rules)} rules")
+    return 1 if failed else 0
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Audit a file of existing scores; the review queue goes next to the file's report."""
+    if not (args.answer_col or args.length_col):
+        raise CourseInputError(
+            "audit: name the answer column (--answer-col) or its length (--length-col)"
+        )
+    columns = Columns(args.score_col, args.answer_col, args.length_col, args.human_col)
+    queue_path = REPORT_FILE.with_name(f"audit-{args.file.stem}.review.jsonl")
+    queue_path.parent.mkdir(parents=True, exist_ok=True)
+    with queue_path.open("w", encoding="utf-8") as queue:
+        result = summary(audit_file(args.file, columns, args.gate, queue), columns)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        confound = result["length_confound"]
+        print(f"audit of {args.file.name}: {result['rows']} rows read, {result['skipped']} skipped")
+        for problem in result["problems"]:
+            print(f"  skipped {problem}")
+        print(
+            f"length confound: pearson {_number(confound['pearson'])}, "
+            f"spearman {_number(confound['spearman'])}"
+        )
+        if "calibration" in result:
+            c = result["calibration"]
+            word = "trustworthy" if c["trustworthy"] else "NOT trustworthy"
+            print(
+                f"agreement with people at gate {args.gate:g}: kappa {_number(c['kappa'])} "
+                f"(observed {_number(c['observed'])}, by chance {_number(c['expected'])}) — "
+                f"{word}; {c['disagreements']} disagreements in {short(queue_path)}"
+            )
+    if result["rows"] == 0:
+        print("error: no usable row: nothing was audited", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -64,6 +165,8 @@ def _number(value: float | None, digits: int = 2) -> str:
 def render(result: dict[str, Any]) -> str:
     sides = [("judge", result), ("control", result["control"])]
     lines = ["Stage 9 — calibration report", ""]
+    change = result["rubric_change"]
+    before, after = change["open"], change["facts"]
     for label, measured in sides:
         judge, verbosity, concise = measured["judge"], measured["verbosity"], measured["concise"]
         pairwise, selfpref = measured["pairwise"], measured["self_preference"]
@@ -89,6 +192,13 @@ def render(result: dict[str, Any]) -> str:
             f"{calibration['disagreements']} disagreements to review",
             "",
         ]
+    lines += [
+        f"rubric change for {result['judge']['name']}: open-ended -> required-facts checklist",
+        f"  verbosity mean delta {_number(before['verbosity_mean_delta'])} -> "
+        f"{_number(after['verbosity_mean_delta'])} ({before['verbosity_bias']} -> "
+        f"{after['verbosity_bias']}), flips {before['flips']} -> {after['flips']}, "
+        f"kappa {_number(before['kappa'])} -> {_number(after['kappa'])}",
+    ]
     return "\n".join(lines).rstrip()
 
 

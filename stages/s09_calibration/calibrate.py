@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from stages.s08_eval.judge import CountingJudge, read_comparison, read_score
+from stages.s08_eval.judge import CountingJudge, parse_score, read, read_comparison
 from stages.s09_calibration.calibration import GATE, CalCase, Twins
+from stages.s09_calibration.rubrics import Rubric, prompt
 from stages.s09_calibration.stats import (
+    TRUSTWORTHY,
     bootstrap_ci,
     cohen_kappa,
     excludes_zero,
@@ -33,10 +35,10 @@ from stages.s09_calibration.stats import (
     share_higher,
     spearman,
 )
+from stages.s09_calibration.structured import json_reason, parse_json_score
 
 REPEATS = 3
 SEED = 9
-TRUSTWORTHY = 0.6  # kappa at or above this: the judge agrees with people well beyond chance
 
 
 @dataclass
@@ -45,16 +47,26 @@ class Scorer:
 
     judge: CountingJudge
     repeats: int = REPEATS
+    reply: str = "bare"  # "bare": a bare integer; "json": {"score": int, "reason": str}
+    rubric: str = Rubric.OPEN
     unscored: list[str] = field(default_factory=list)  # one reason per unusable reply
+    reasons: dict[str, str] = field(default_factory=dict)  # the judge's own, from JSON
 
     def mean_score(self, case: CalCase, text: str) -> float | None:
+        parse = parse_json_score if self.reply == "json" else parse_score
+        task = prompt(self.rubric, case.question, case.facts)
         values = []
         for _ in range(self.repeats):
-            reading = read_score(self.judge, case.question, text, case.reference)
+            reading = read(
+                lambda: self.judge.score(task, text, case.reference), parse
+            )  # fmt: skip
             if reading.value is None:
                 self.unscored.append(f"{case.id}: {reading.reason}")
-            else:
-                values.append(float(reading.value))
+                continue
+            values.append(float(reading.value))
+            reason = json_reason(reading.raw)
+            if reason is not None and text == case.answer:
+                self.reasons[case.id] = reason
         return mean(values)
 
 
@@ -160,7 +172,9 @@ def self_preference(
     }
 
 
-def agreement(cases: list[CalCase], scores: dict[str, float | None]) -> dict[str, Any]:
+def agreement(
+    cases: list[CalCase], scores: dict[str, float | None], reasons: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Kappa against the human pass/fail, and the disagreements for a person to review."""
     scored = [c for c in cases if scores[c.id] is not None]
     judge_pass = [float(scores[c.id] or 0) >= GATE for c in scored]
@@ -173,9 +187,10 @@ def agreement(cases: list[CalCase], scores: dict[str, float | None]) -> dict[str
             "human_score": case.human_score,
             "human_pass": case.human_pass,
             "judge_score": scores[case.id],
-            "reason": "the judge passes what a person failed"
+            "disagreement": "the judge passes what a person failed"
             if passed
             else "the judge fails what a person passed",
+            "reason": (reasons or {}).get(case.id),  # the judge's own words, when it gave any
         }
         for case, passed in zip(scored, judge_pass, strict=True)
         if passed != case.human_pass
@@ -198,9 +213,11 @@ def calibrate(
     *,
     repeats: int = REPEATS,
     seed: int = SEED,
+    reply: str = "bare",
+    rubric: str = Rubric.OPEN,
 ) -> dict[str, Any]:
     """Every measurement of one judge, as a plain dict."""
-    scorer = Scorer(judge, repeats)
+    scorer = Scorer(judge, repeats, reply, rubric=rubric)
     originals = {c.id: scorer.mean_score(c, c.answer) for c in cases}
     padded = {c.id: scorer.mean_score(c, twins[c.id].padded) for c in cases}
     concise = {c.id: scorer.mean_score(c, twins[c.id].concise) for c in cases}
@@ -221,7 +238,30 @@ def calibrate(
             "spearman": spearman([p[0] for p in pairs], [float(p[1]) for p in pairs]),
         },
         "self_preference": self_preference(cases, originals, seed),
-        "calibration": agreement(cases, originals),
+        "calibration": agreement(cases, originals, scorer.reasons),
         "unscored": len(scorer.unscored),
         "judge": {"name": judge.name, "calls": judge.calls},
+        # the measured points behind the summaries, for plots and for anyone re-checking them
+        "series": {
+            "original": [[len(c.answer), originals[c.id]] for c in cases],
+            "padded": [[len(twins[c.id].padded), padded[c.id]] for c in cases],
+            "human_pass": [c.human_pass for c in cases],
+        },
     }
+
+
+def rubric_change(open_run: dict[str, Any], facts_run: dict[str, Any]) -> dict[str, Any]:
+    """The same measurements before (open rubric) and after (facts checklist) the change."""
+
+    def headline(run: dict[str, Any]) -> dict[str, Any]:
+        verbosity, calibration = run["verbosity"], run["calibration"]
+        return {
+            "verbosity_mean_delta": verbosity["mean_delta"],
+            "verbosity_ci": verbosity["ci"],
+            "verbosity_bias": verbosity["bias"],
+            "flips": verbosity["flips"],
+            "kappa": calibration["kappa"],
+            "calls": run["judge"]["calls"],
+        }
+
+    return {"open": headline(open_run), "facts": headline(facts_run)}

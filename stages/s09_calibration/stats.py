@@ -16,6 +16,7 @@ import numpy as np
 
 RESAMPLES = 2000
 LEVEL = 0.95
+TRUSTWORTHY = 0.6  # kappa at or above this: agreement well beyond chance ("substantial")
 
 
 def mean(values: Sequence[float]) -> float | None:
@@ -127,12 +128,20 @@ def cohen_kappa(first: Sequence[bool], second: Sequence[bool]) -> Agreement:
     """
     if len(first) != len(second):
         raise ValueError(f"kappa needs paired labels, got {len(first)} and {len(second)}")
-    n = len(first)
+    table = [[0, 0], [0, 0]]
+    for a, b in zip(first, second, strict=True):
+        table[int(bool(a))][int(bool(b))] += 1
+    return kappa_from_table(table)
+
+
+def kappa_from_table(table: Sequence[Sequence[int]]) -> Agreement:
+    """Cohen's kappa from a 2x2 table of counts: rows the first rater, columns the second."""
+    counts = np.asarray(table, dtype=float)
+    n = int(counts.sum())
     if n == 0:
         return Agreement(None, None, None, 0)
-    a, b = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
-    observed = float(np.mean(a == b))
-    expected = float(a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean()))
+    observed = float(np.trace(counts)) / n
+    expected = float(counts.sum(axis=1) @ counts.sum(axis=0)) / n**2
     kappa = None if expected == 1 else (observed - expected) / (1 - expected)
     return Agreement(kappa, observed, expected, n)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from fakes.judges import BiasedJudge, FamilyJudge, SteadyJudge
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.__main__ import _interval, _number
-from stages.s09_calibration.calibrate import calibrate, families
+from stages.s09_calibration.calibrate import calibrate, families, rubric_change
 from stages.s09_calibration.calibration import load_calibration, load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -30,6 +30,9 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
         return f"{_number(c['kappa'])} — {word}, {c['disagreements']} disagreements"
 
     selfpref = run["family"]["self_preference"]
+    checklist = calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins, rubric="facts")
+    change = rubric_change(run["biased"], checklist)
+    before, after = change["open"], change["facts"]
     live = {
         "calibration cases": f"{len(cases)}, {len(families(cases))} pairs",
         "biased verbosity": f"mean delta {_number(verbosity['mean_delta'])} "
@@ -42,5 +45,10 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
             f"{_number(selfpref['gap'])} {_interval(selfpref['ci'])}"
         ),
         "judge calls per report, each side": str(run["biased"]["judge"]["calls"]),
+        "rubric change, biased judge": (
+            f"verbosity {_number(before['verbosity_mean_delta'])} -> "
+            f"{_number(after['verbosity_mean_delta'])}, flips {before['flips']} -> "
+            f"{after['flips']}, kappa {_number(before['kappa'])} -> {_number(after['kappa'])}"
+        ),
     }
     assert quoted == live
