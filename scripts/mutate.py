@@ -101,7 +101,8 @@ class Runner:
         plain = [] if "--tb=short" in args else ["--assert=plain"]
         command = [sys.executable, "-m", "pytest", *args, *plain, "-q", "-p", "no:cacheprovider"]
         child = subprocess.Popen(
-            [*command, f"--junitxml={junit}"],
+            # the checks' own temporary files go into the scratch folder too
+            [*command, f"--junitxml={junit}", f"--basetemp={tree.parent / 'tmp'}"],
             cwd=tree,  # the copy is the first entry on sys.path, not the working tree
             env=env,
             stdout=subprocess.PIPE,
