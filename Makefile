@@ -7,12 +7,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 STAGES := $(sort $(wildcard stages/s[0-9][0-9]_*))
 
-.PHONY: report check lint typecheck test mutate mutmut clean
+.PHONY: report check lint typecheck test mutate mutmut bench clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check '.[dev,real]'
 	@touch $(STAMP)
 
 report: $(STAMP)
@@ -43,6 +43,10 @@ mutmut: $(STAMP)
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(PY) scripts/mutmut_score.py
+
+# The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
+bench: $(STAMP)
+	$(PY) scripts/bench_judge.py --calls 1000 --latency 0.05 --concurrency 16
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis mutants build

@@ -12,11 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from stages.s01_model.cli import ROOT, run_cli, short
 from stages.s08_eval.cases import CASES_FILE, load_cases, run_case
 from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
-from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.judge import CountingJudge, Judge
+from stages.s08_eval.openai_judge import PlanningJudge
 from stages.s08_eval.report import build, evaluated_anything, render, write
 from stages.s08_eval.specs import resolve
 from stages.s08_eval.survey import survey
@@ -33,19 +35,37 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.add_argument("--out", type=Path, default=REPORT_FILE, help="where to write the report")
     parser.add_argument("--cases", type=Path, default=CASES_FILE, help="the case file")
+    parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
+    parser.add_argument("--no-cache", action="store_true", help="an openai: judge asks anew")
     args = parser.parse_args()
 
-    chosen, steady = resolve(args.judge), resolve(args.control)
+    chosen = resolve(args.judge, args.judge_config, use_cache=not args.no_cache)
+    steady = resolve(args.control)
     runs = [run_case(case) for case in load_cases(args.cases)]
-    report = build(
-        runs,
-        CountingJudge(chosen.judge, chosen.name),
-        CountingJudge(steady.judge, steady.name),
-        fake=chosen.fake,
-        position_pairs=load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=survey(),
-    )
+    position_pairs, length_pairs, surveyed = load_position_pairs(), load_length_pairs(), survey()
+
+    def report_with(judge: Judge) -> dict[str, Any]:
+        return build(
+            runs,
+            CountingJudge(judge, chosen.name),
+            CountingJudge(steady.judge, steady.name),
+            fake=chosen.fake,
+            position_pairs=position_pairs,
+            length_pairs=length_pairs,
+            survey=surveyed,
+        )
+
+    prefetch = getattr(chosen.judge, "prefetch", None)
+    if prefetch is not None:
+        # 1) plan every question the report will ask, 2) ask them `concurrency` at a time
+        #    into the cache, 3) build the report in order from there: same replies, same order
+        planner = PlanningJudge()
+        report_with(planner)
+        prefetch(planner.planned)
+    report = report_with(chosen.judge)
+    describe = getattr(chosen.judge, "describe", None)
+    if describe is not None:
+        report["judge"]["instrument"] = describe()
     write(report, args.out)
     print(json.dumps(report, sort_keys=True) if args.json else render(report))
     print(f"report written to {short(args.out)}", file=sys.stderr)

@@ -4,6 +4,8 @@ biased                  the deliberately biased fake (the default)
 steady                  the steady fake, which grades content only
 module.path:attribute   any object with `score` and `compare`, or a class or zero-argument
                         factory that returns one (e.g. fakes.judges:favours_second_slot)
+openai:MODEL            an OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL), with
+                        the settings of stages/s08_eval/openai_judge.toml or --judge-config
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from dataclasses import dataclass
+from pathlib import Path
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
@@ -27,15 +30,23 @@ class JudgeChoice:
     fake: bool  # a built-in fake: deterministic by construction, so repeat checks can run
 
 
-def resolve(spec: str) -> JudgeChoice:
+def resolve(spec: str, settings_path: Path | None = None, use_cache: bool = True) -> JudgeChoice:
     """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
     if spec.startswith("openai:"):
-        raise CourseInputError(
-            f"--judge {spec!r}: OpenAI-compatible judges are not in this version of the course; "
-            "use biased, steady or module.path:attribute"
-        )
+        model = spec.removeprefix("openai:")
+        if not model:
+            raise CourseInputError(f"--judge {spec!r}: name the model, as in openai:MODEL")
+        try:
+            from stages.s08_eval.openai_judge import OpenAIJudge, load_settings
+        except ImportError as error:  # the optional extra is missing
+            raise CourseInputError(
+                f"--judge {spec!r}: the openai package is not installed ({error}); "
+                "`make` installs it"
+            ) from None
+        settings = load_settings(settings_path) if settings_path else load_settings()
+        return JudgeChoice(OpenAIJudge(model, settings, use_cache=use_cache), spec, fake=False)
     module_name, colon, attribute = spec.partition(":")
     if not colon or not module_name or not attribute:
         raise CourseInputError(

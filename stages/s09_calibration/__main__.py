@@ -21,11 +21,12 @@ from typing import Any
 from stages.s01_model.cli import ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.openai_judge import PlanningJudge
 from stages.s08_eval.specs import resolve
 from stages.s09_calibration.audit import Columns, summary
 from stages.s09_calibration.audit import audit as audit_file
 from stages.s09_calibration.calibrate import REPEATS, SEED, calibrate, rubric_change
-from stages.s09_calibration.calibration import GATE, load_calibration, load_twins
+from stages.s09_calibration.calibration import GATE, CalCase, Twins, load_calibration, load_twins
 from stages.s09_calibration.gate import GATE_FILE, judge_gate, load_gate
 from stages.s09_calibration.rubrics import Rubric
 
@@ -69,6 +70,7 @@ def main() -> int:
 
     cases, twins = load_calibration(), load_twins()
     chosen, steady = resolve(args.judge), resolve("steady")
+    prefetch_for(chosen.judge, cases, twins, args.repeats, args.reply, both_rubrics=True)
     measured = {
         side: calibrate(CountingJudge(choice.judge, choice.name), cases, twins,
                         repeats=args.repeats, seed=SEED, reply=args.reply)
@@ -101,10 +103,27 @@ def main() -> int:
     return 0
 
 
+def prefetch_for(
+    judge: Any, cases: list[CalCase], twins: dict[str, Twins], repeats: int, reply: str,
+    both_rubrics: bool = False,
+) -> None:  # fmt: skip
+    """For a judge that can ask many questions at once (openai:), ask them all first."""
+    prefetch = getattr(judge, "prefetch", None)
+    if prefetch is None:
+        return
+    planner = PlanningJudge()
+    rubrics = [Rubric.OPEN, Rubric.FACTS] if both_rubrics else [Rubric.OPEN]
+    for rubric in rubrics:
+        calibrate(CountingJudge(planner, "plan"), cases, twins, repeats=repeats, seed=SEED,
+                  reply=reply, rubric=rubric)  # fmt: skip
+    prefetch(planner.planned)
+
+
 def run_gate(spec: str, config_path: Path, reply: str) -> int:
     """Measure the judge, check every rule, print each; 1 when any fails."""
     config = load_gate(config_path)
     chosen = resolve(spec)
+    prefetch_for(chosen.judge, load_calibration(), load_twins(), REPEATS, reply)
     measured = calibrate(
         CountingJudge(chosen.judge, chosen.name), load_calibration(), load_twins(), reply=reply
     )

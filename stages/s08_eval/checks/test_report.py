@@ -137,7 +137,7 @@ def test_an_empty_case_file_fails_loudly_instead_of_printing_green(cli, tmp_path
     ("spec", "fragment"),
     [
         ("gpt-judge", "expected biased, steady or module.path:attribute"),
-        ("openai:some-model", "OpenAI-compatible judges are not in this version"),
+        ("openai:", "name the model, as in openai:MODEL"),
         ("fakes.nowhere:Judge", "cannot import 'fakes.nowhere'"),
         ("fakes.judges:Nothing", "fakes.judges has no attribute 'Nothing'"),
         ("stages.s08_eval.judge:VERDICTS", "tuple has no score or compare method"),

@@ -45,11 +45,7 @@ READY_MADE = SteadyJudge()
             "fakes.judges:",
             "--judge 'fakes.judges:': expected biased, steady or module.path:attribute",
         ),
-        (
-            "openai:some-model",
-            "--judge 'openai:some-model': OpenAI-compatible judges are not in this version of "
-            "the course; use biased, steady or module.path:attribute",
-        ),
+        ("openai:", "--judge 'openai:': name the model, as in openai:MODEL"),
         (
             "fakes.nowhere:J",
             "--judge 'fakes.nowhere:J': cannot import 'fakes.nowhere' "

@@ -1,0 +1,170 @@
+"""A chat-completions endpoint on 127.0.0.1 that answers from a script: a stand-in for a real
+judge's server, for tests and benchmarks. Nothing is sent anywhere but loopback.
+
+Each request takes the next scripted behaviour (then `default` once the script runs out):
+
+    Reply(text)              200 with that text as the assistant's message
+    Status(code, headers)    an error status, e.g. Status(429, {"Retry-After": "1"}) or 500
+    Malformed(body)          200 whose body is not a chat completion
+    Hang(seconds)            say nothing for that long (past the client's timeout)
+    Drop()                   close the connection without a reply
+
+Every request body is logged (`requests`), so a test can count what was paid for.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+
+
+@dataclass(frozen=True)
+class Status:
+    code: int
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Malformed:
+    body: str = '{"choices": []}'
+
+
+@dataclass(frozen=True)
+class Hang:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Drop:
+    pass
+
+
+Behaviour = Reply | Status | Malformed | Hang | Drop
+
+
+def judge_like(request: dict[str, Any]) -> Behaviour:
+    """The default: a bare score for a scoring prompt, `tie` for a comparison."""
+    prompt = json.dumps(request.get("messages", []))
+    return Reply("tie" if "Answer A" in prompt else "7")
+
+
+class ChatServer:
+    """Start with `with ChatServer(...) as server:`; `server.url` is the base URL (…/v1)."""
+
+    def __init__(
+        self,
+        script: list[Behaviour] | None = None,
+        default: Callable[[dict[str, Any]], Behaviour] = judge_like,
+        latency: float = 0.0,
+    ) -> None:
+        self.script = list(script or [])
+        self.default = default
+        self.latency = latency
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> ChatServer:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def next_behaviour(self, request: dict[str, Any]) -> Behaviour:
+        with self.lock:
+            self.requests.append(request)
+            return self.script.pop(0) if self.script else self.default(request)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep connections open, as real servers do
+            disable_nagle_algorithm = True  # headers and body go out at once, not 40 ms apart
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                pass
+
+            def do_GET(self) -> None:  # GET /count: how many requests so far
+                self._send(200, json.dumps({"requests": len(server.requests)}))
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                request = json.loads(self.rfile.read(length) or b"{}")
+                behaviour = server.next_behaviour(request)
+                time.sleep(server.latency)
+                if isinstance(behaviour, Hang):
+                    time.sleep(behaviour.seconds)
+                    return
+                if isinstance(behaviour, Drop):
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                if isinstance(behaviour, Status):
+                    self._send(
+                        behaviour.code, '{"error": {"message": "scripted"}}', behaviour.headers
+                    )
+                elif isinstance(behaviour, Malformed):
+                    self._send(200, behaviour.body)
+                else:
+                    self._send(200, json.dumps(completion(request, behaviour.text)))
+
+            def _send(self, code: int, body: str, headers: dict[str, str] | None = None) -> None:
+                data = body.encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def completion(request: dict[str, Any], text: str) -> dict[str, Any]:
+    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in request.get("messages", []))
+    return {
+        "id": "chatcmpl-loopback",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", "loopback"),
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": 1,
+            "total_tokens": prompt_tokens + 1,
+        },
+    }
+
+
+def main() -> None:
+    """Serve in a process of its own (for benchmarks): prints the base URL, runs until killed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="A loopback chat-completions server.")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    args = parser.parse_args()
+    with ChatServer(latency=args.latency) as server:
+        print(server.url, flush=True)
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""A real judge over HTTP, against a chat-completions server on 127.0.0.1 that the tests run.
+
+Nothing is sent anywhere but loopback. The server answers from a script: replies, latency,
+429 with Retry-After, 500, malformed bodies, a hang past the timeout, a dropped connection.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fakes.chat_server import ChatServer, Drop, Hang, Malformed, Reply, Status
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.judge import OverBudget, RateLimited, read_score
+from stages.s08_eval.openai_judge import OpenAIJudge, Settings, load_settings
+
+KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def judge_for(server, tmp_path, waits=None, **settings):
+    config = Settings(**{"timeout_s": 2.0, "cache": str(tmp_path / "cache.sqlite"), **settings})
+    return OpenAIJudge(
+        "some-model",
+        config,
+        api_key=KEY,
+        base_url=server.url,
+        sleep=(waits.append if waits is not None else lambda _: None),
+        progress=False,
+    )
+
+
+def test_a_scripted_reply_is_read_like_any_judge_s(tmp_path):
+    with ChatServer([Reply("8"), Reply(" tie\n")]) as server:
+        judge = judge_for(server, tmp_path)
+        assert read_score(judge, "task", "answer", "reference").value == 8
+        assert judge.compare("task", "a", "b") == " tie\n"
+        sent = server.requests[0]
+        assert sent["model"] == "some-model" and sent["temperature"] == 0.0
+        assert "Answer to grade:\nanswer" in sent["messages"][1]["content"]
+
+
+@pytest.mark.failure_mode
+def test_429_is_retried_honouring_retry_after_then_answered(tmp_path):
+    waits: list[float] = []
+    with ChatServer([Status(429, {"Retry-After": "3"}), Reply("6")]) as server:
+        judge = judge_for(server, tmp_path, waits, backoff_s=0.01)
+        assert judge.score("t", "a", "r") == "6"
+    assert waits == [3.0]  # the server asked for 3 s, more than the 0.01 s backoff
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("fault", "error", "message"),
+    [
+        (Status(429), RateLimited, "HTTP 429 from 127.0.0.1"),
+        (Status(503), ConnectionError, "HTTP 503 from 127.0.0.1"),
+        (Drop(), ConnectionError, "connection to 127.0.0.1"),
+    ],
+)
+def test_a_fault_that_persists_becomes_an_unavailable_judge(tmp_path, fault, error, message):
+    waits: list[float] = []
+    with ChatServer([fault] * 3) as server:
+        judge = judge_for(server, tmp_path, waits, attempts=3, backoff_s=0.5)
+        with pytest.raises(error, match=message):
+            judge.score("t", "a", "r")
+        assert len(server.requests) == 3
+    assert len(waits) == 2 and 0.25 <= waits[0] <= 0.5 and 0.5 <= waits[1] <= 1.0  # jittered
+    with ChatServer([fault] * 3) as server:
+        reading = read_score(judge_for(server, tmp_path, attempts=3), "t2", "a", "r")
+        assert reading.value is None and reading.reason.startswith("judge unavailable")
+
+
+@pytest.mark.failure_mode
+def test_a_hang_past_the_timeout_is_timed_out_and_not_retried(tmp_path):
+    with ChatServer([Hang(3.0)]) as server:
+        judge = judge_for(server, tmp_path, timeout_s=0.3)
+        with pytest.raises(TimeoutError, match=r"within 0\.3 s"):
+            judge.score("t", "a", "r")
+        assert len(server.requests) == 1
+
+
+@pytest.mark.failure_mode
+def test_a_reply_of_the_wrong_shape_is_kept_as_raw_text_and_unscored(tmp_path):
+    with ChatServer([Malformed('{"choices": []}'), Reply("I'd say 7")]) as server:
+        judge = judge_for(server, tmp_path)
+        first = read_score(judge, "t", "a", "r")
+        second = read_score(judge, "t", "b", "r")
+    assert first.value is None and first.raw is not None and "choices" in first.raw
+    assert (second.value, second.raw) == (None, "I'd say 7")
+
+
+@pytest.mark.failure_mode
+def test_calls_past_the_budget_are_never_made(tmp_path):
+    with ChatServer() as server:
+        judge = judge_for(server, tmp_path, max_calls=2)
+        judge.score("t", "a", "r")
+        judge.score("t", "b", "r")
+        with pytest.raises(OverBudget):
+            judge.score("t", "c", "r")
+        assert len(server.requests) == 2
+
+
+@pytest.mark.failure_mode
+def test_a_client_error_stops_the_run_with_one_line_and_no_key(tmp_path):
+    with ChatServer([Status(401)]) as server, pytest.raises(CourseInputError) as raised:
+        judge_for(server, tmp_path).score("t", "a", "r")
+    assert "HTTP 401" in str(raised.value) and KEY not in str(raised.value)
+
+
+def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(tmp_path):
+    with ChatServer() as server:
+        first = judge_for(server, tmp_path)
+        replies = [first.score("t", "a", "r") for _ in range(3)]  # three repeats, three calls
+        again = judge_for(server, tmp_path)
+        assert [again.score("t", "a", "r") for _ in range(3)] == replies
+        assert len(server.requests) == 3
+        assert again.describe() == {
+            "model": "some-model", "endpoint": server.url.split("/")[2],
+            "paid_calls": 0, "from_cache": 3,
+        }  # fmt: skip
+        uncached = OpenAIJudge("some-model", Settings(cache=""), api_key=KEY, base_url=server.url)
+        uncached.score("t", "a", "r")
+        assert len(server.requests) == 4
+
+
+def test_concurrent_prefetch_gives_the_replies_of_a_sequential_run(tmp_path):
+    def numbered(request):
+        return Reply(str(len(json.dumps(request["messages"])) % 11))
+
+    questions = [[{"role": "user", "content": f"q{n % 7}"}] for n in range(40)]
+    with ChatServer(default=numbered, latency=0.02) as server:
+        sequential = judge_for(server, tmp_path / "a")
+        expected = [sequential.ask(q) for q in questions]
+        parallel = judge_for(server, tmp_path / "b", concurrency=8)
+        assert parallel.prefetch(questions) == 40
+        assert [parallel.ask(q) for q in questions] == expected
+        assert parallel.paid == 40 and len(server.requests) == 80
+
+
+def test_settings_come_from_a_commented_toml_file(tmp_path):
+    assert load_settings() == Settings()
+    path = tmp_path / "judge.toml"
+    path.write_text("concurrency = 'many'\n")
+    with pytest.raises(CourseInputError, match="concurrency must be int, got 'many'"):
+        load_settings(path)
+
+
+def run_report(server, tmp_path, *extra):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
+    config = tmp_path / "judge.toml"
+    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\nattempts = 2\nbackoff_s = 0.01\n')
+    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:some-model",
+               "--json", "--out", str(tmp_path / "report.json"),
+               "--judge-config", str(config), *extra]  # fmt: skip
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.failure_mode
+def test_the_report_against_a_server_counts_exactly_the_injected_faults(tmp_path):
+    # three scoring questions meet a 500 twice (both attempts): three unscored end-to-end cases
+    broken = {"Order A1001 has shipped", "Refunds are paid within", "Gift cards cannot"}
+
+    def faulty(request):
+        text = json.dumps(request["messages"])
+        if any(marker in text for marker in broken) and "Answer A" not in text:
+            return Status(500)
+        return Reply("tie" if "Answer A" in text else "8")
+
+    with ChatServer(default=faulty) as server:
+        result = run_report(server, tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    levels = report["levels"]["end_to_end"]
+    assert levels["unscored"] == 2 + 3  # two runs with no answer, three unavailable
+    assert sum(levels.values()) == report["cases"]["total"]
+    assert report["flakiness"]["state"] == "not_evaluated"
+    assert report["sampling"]["state"] == "not_evaluated"
+    assert report["judge"]["instrument"]["endpoint"] == server.url.split("/")[2]
+
+
+@pytest.mark.failure_mode
+def test_the_key_appears_nowhere(tmp_path):
+    with ChatServer(default=lambda r: Status(401)) as server:
+        refused = run_report(server, tmp_path)
+    with ChatServer() as server:
+        fine = run_report(server, tmp_path / "ok")
+    assert refused.returncode == 2
+    places = [refused.stdout, refused.stderr, fine.stdout, fine.stderr]
+    places += [p.read_bytes().decode("latin-1") for p in tmp_path.rglob("*") if p.is_file()]
+    assert not any(KEY in text for text in places)
+
+
+@pytest.mark.failure_mode
+def test_a_killed_run_pays_for_no_received_reply_twice(tmp_path):
+    config = tmp_path / "judge.toml"
+    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\nconcurrency = 1\n')
+    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:some-model",
+               "--out", str(tmp_path / "r.json"), "--judge-config", str(config)]  # fmt: skip
+    with ChatServer(latency=0.1) as server:
+        env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
+        child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while len(server.requests) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child.send_signal(signal.SIGKILL)  # no chance to clean up: the journal must hold
+        child.wait()
+        rerun = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert rerun.returncode == 0, rerun.stderr
+        total = len(server.requests)
+    # One whole run asks 32 questions. Every reply received before the kill was kept; only
+    # the one request in flight at that moment (concurrency 1) can have been asked twice.
+    assert 32 <= total <= 33
