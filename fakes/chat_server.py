@@ -52,6 +52,10 @@ class Drop:
 Behaviour = Reply | Status | Malformed | Hang | Drop
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # many clients connect at once; the default of 5 drops SYNs
+
+
 def judge_like(request: dict[str, Any]) -> Behaviour:
     """The default: a bare score for a scoring prompt, `tie` for a comparison."""
     prompt = json.dumps(request.get("messages", []))
@@ -72,7 +76,7 @@ class ChatServer:
         self.latency = latency
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server = _Server(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 

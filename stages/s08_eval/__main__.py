@@ -37,9 +37,14 @@ def main() -> int:
     parser.add_argument("--cases", type=Path, default=CASES_FILE, help="the case file")
     parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
     parser.add_argument("--no-cache", action="store_true", help="an openai: judge asks anew")
+    parser.add_argument(
+        "--progress", action="store_true", help="show progress even when stderr is no terminal"
+    )
     args = parser.parse_args()
 
-    chosen = resolve(args.judge, args.judge_config, use_cache=not args.no_cache)
+    chosen = resolve(
+        args.judge, args.judge_config, not args.no_cache, progress=True if args.progress else None
+    )
     steady = resolve(args.control)
     runs = [run_case(case) for case in load_cases(args.cases)]
     position_pairs, length_pairs, surveyed = load_position_pairs(), load_length_pairs(), survey()

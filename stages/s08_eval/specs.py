@@ -30,7 +30,12 @@ class JudgeChoice:
     fake: bool  # a built-in fake: deterministic by construction, so repeat checks can run
 
 
-def resolve(spec: str, settings_path: Path | None = None, use_cache: bool = True) -> JudgeChoice:
+def resolve(
+    spec: str,
+    settings_path: Path | None = None,
+    use_cache: bool = True,
+    progress: bool | None = None,
+) -> JudgeChoice:
     """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
@@ -46,7 +51,8 @@ def resolve(spec: str, settings_path: Path | None = None, use_cache: bool = True
                 "`make` installs it"
             ) from None
         settings = load_settings(settings_path) if settings_path else load_settings()
-        return JudgeChoice(OpenAIJudge(model, settings, use_cache=use_cache), spec, fake=False)
+        judge = OpenAIJudge(model, settings, use_cache=use_cache, progress=progress)
+        return JudgeChoice(judge, spec, fake=False)
     module_name, colon, attribute = spec.partition(":")
     if not colon or not module_name or not attribute:
         raise CourseInputError(

@@ -22,7 +22,7 @@ from stages.s01_model.cli import ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.openai_judge import PlanningJudge
-from stages.s08_eval.specs import resolve
+from stages.s08_eval.specs import JudgeChoice, resolve
 from stages.s09_calibration.audit import Columns, summary
 from stages.s09_calibration.audit import audit as audit_file
 from stages.s09_calibration.calibrate import REPEATS, SEED, calibrate, rubric_change
@@ -44,6 +44,7 @@ def main() -> int:
     report.add_argument("--out", type=Path, default=REPORT_FILE, help="where to write it")
     report.add_argument("--reply", choices=("bare", "json"), default="bare", help="reply form")
     report.add_argument("--plots", type=Path, help="write PNG plots to this folder")
+    add_real_judge_options(report)
     report.add_argument(
         "--write-rubric-record",
         action="store_true",
@@ -53,6 +54,7 @@ def main() -> int:
     gate.add_argument("--judge", default="biased", help="biased (default), steady, module:attr")
     gate.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
     gate.add_argument("--reply", choices=("bare", "json"), default="bare", help="reply form")
+    add_real_judge_options(gate)
     audit = commands.add_parser("audit", help="length confound and kappa of scores you have")
     audit.add_argument("file", type=Path, help="a CSV (with a header row) or JSONL file")
     audit.add_argument("--score-col", default="score", help="the judge's score (default: score)")
@@ -66,10 +68,10 @@ def main() -> int:
     if args.command == "audit":
         return run_audit(args)
     if args.command == "gate":
-        return run_gate(args.judge, args.config, args.reply)
+        return run_gate(real_judge(args), args.config, args.reply)
 
     cases, twins = load_calibration(), load_twins()
-    chosen, steady = resolve(args.judge), resolve("steady")
+    chosen, steady = real_judge(args), resolve("steady")
     prefetch_for(chosen.judge, cases, twins, args.repeats, args.reply, both_rubrics=True)
     measured = {
         side: calibrate(CountingJudge(choice.judge, choice.name), cases, twins,
@@ -77,9 +79,12 @@ def main() -> int:
         for side, choice in (("judge", chosen), ("control", steady))
     }  # fmt: skip
     checklist = calibrate(
-        CountingJudge(resolve(args.judge).judge, chosen.name), cases, twins,
+        CountingJudge(chosen.judge, chosen.name), cases, twins,
         repeats=args.repeats, seed=SEED, reply=args.reply, rubric=Rubric.FACTS,
     )  # fmt: skip
+    describe = getattr(chosen.judge, "describe", None)
+    if describe is not None:
+        measured["judge"]["judge"]["instrument"] = describe()
     result = {
         **measured["judge"],
         "control": measured["control"],
@@ -119,10 +124,21 @@ def prefetch_for(
     prefetch(planner.planned)
 
 
-def run_gate(spec: str, config_path: Path, reply: str) -> int:
+def add_real_judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
+    parser.add_argument("--no-cache", action="store_true", help="an openai: judge asks anew")
+    parser.add_argument("--progress", action="store_true", help="progress even without a terminal")
+
+
+def real_judge(args: argparse.Namespace) -> JudgeChoice:
+    return resolve(
+        args.judge, args.judge_config, not args.no_cache, progress=True if args.progress else None
+    )
+
+
+def run_gate(chosen: JudgeChoice, config_path: Path, reply: str) -> int:
     """Measure the judge, check every rule, print each; 1 when any fails."""
     config = load_gate(config_path)
-    chosen = resolve(spec)
     prefetch_for(chosen.judge, load_calibration(), load_twins(), REPEATS, reply)
     measured = calibrate(
         CountingJudge(chosen.judge, chosen.name), load_calibration(), load_twins(), reply=reply
