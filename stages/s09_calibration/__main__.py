@@ -5,9 +5,9 @@
     python -m stages.s09_calibration audit FILE [--score-col C] [--answer-col C | --length-col C]
                                                 [--human-col C] [--gate N] [--json]
 
-The judge (default: the biased fake) and the steady control are measured side by side on
-the calibration set and its twins. The disagreements with the human labels are written to a
-review queue (JSONL) next to the report.
+Without a command, `report` runs. The judge (default: the biased fake) and the steady
+control are measured side by side on the calibration set and its twins. The disagreements
+with the human labels are written to a review queue (JSONL) next to the report.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def main() -> int:
     audit.add_argument("--human-col", help="human labels: a score or pass/fail")
     audit.add_argument("--gate", type=float, default=GATE, help=f"pass mark (default {GATE})")
     audit.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
+    args = parser.parse_args(sys.argv[1:] or ["report"])  # no command: the report
     if args.command == "audit":
         return run_audit(args)
     if args.command == "gate":

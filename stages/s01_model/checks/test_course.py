@@ -142,3 +142,10 @@ def test_the_readme_bad_input_example_is_what_the_command_prints(cli, tmp_path):
     result = cli(module, "--script", str(script))
     assert result.returncode == 2
     assert result.stderr.strip().replace(str(script), name) == printed
+
+
+@pytest.mark.parametrize("stage", STAGES, ids=ids)
+def test_each_stage_runs_as_make_report_runs_it(cli, stage):
+    # `make report` runs every stage's package with no arguments; each must exit 0
+    result = cli(stage["directory"].replace("/", "."))
+    assert result.returncode == 0, result.stderr[-2000:]
