@@ -87,23 +87,29 @@ def _state(evidence: int, judged: int) -> str:
     return "found" if evidence else "agreement"
 
 
+def both_orders(judge: Judge, task: str, a: str, b: str) -> tuple[str | None, str | None]:
+    """Compare a with b, then b with a; say which content each verdict chose.
+
+    1) a shown first, then b shown first;
+    2) each verdict mapped back to the content it chose: "a", "b", or "tie" (a tie stays a
+       tie); None where the reply was unscored, which chose nothing.
+    """
+    ab = read_comparison(judge, task, a, b).value
+    ba = read_comparison(judge, task, b, a).value
+    return A_FIRST.get(str(ab)), B_FIRST.get(str(ba))
+
+
 def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
     """Ask about every pair in both orders; count the pairs whose winner changes."""
     flips = unscored = 0
     verdicts = []
     for pair in pairs:
-        # 1) a shown first, then b shown first
-        ab = read_comparison(judge, pair.task, pair.a, pair.b).value
-        ba = read_comparison(judge, pair.task, pair.b, pair.a).value
-        # 2) map each verdict back to the content it chose; a tie stays a tie, and an
-        #    unscored reply (None) chose nothing
-        won_ab, won_ba = A_FIRST.get(str(ab)), B_FIRST.get(str(ba))
+        won_ab, won_ba = both_orders(judge, pair.task, pair.a, pair.b)
         verdicts.append((pair.task, won_ab, won_ba))
         if won_ab is None or won_ba is None:
             unscored += 1  # unscored in either order: this pair says nothing
             continue
-        # 3) the same content must win in both orders
-        flips += won_ab != won_ba
+        flips += won_ab != won_ba  # the same content must win in both orders
     state = _state(flips, len(pairs) - unscored)
     return PositionResult(state, flips, len(pairs), unscored, verdicts)
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from stages.s08_eval.judge import CountingJudge, parse_score, read, read_comparison
+from stages.s08_eval.detectors import both_orders
+from stages.s08_eval.judge import CountingJudge, parse_score, read
 from stages.s09_calibration.calibration import GATE, CalCase, Twins
 from stages.s09_calibration.rubrics import Rubric, prompt
 from stages.s09_calibration.stats import (
@@ -126,13 +127,11 @@ def pairwise(judge: CountingJudge, cases: list[CalCase]) -> dict[str, Any]:
     consistent = 0
     pairs = families(cases)
     for bullets, prose in pairs:
-        first = read_comparison(judge, bullets.question, bullets.answer, prose.answer).value
-        second = read_comparison(judge, bullets.question, prose.answer, bullets.answer).value
-        won_first = {"first": "bullets", "second": "prose", "tie": "tie"}.get(str(first))
-        won_second = {"first": "prose", "second": "bullets", "tie": "tie"}.get(str(second))
-        survived = won_first is not None and won_first == won_second
+        won_ab, won_ba = both_orders(judge, bullets.question, bullets.answer, prose.answer)
+        survived = won_ab is not None and won_ab == won_ba
         consistent += survived
-        counts[won_first if survived and won_first else "tie"] += 1
+        winner = won_ab if survived and won_ab else "tie"
+        counts[{"a": "bullets", "b": "prose", "tie": "tie"}[winner]] += 1
     return {
         **counts,
         "pairs": len(pairs),
