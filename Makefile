@@ -1,18 +1,24 @@
 # Two commands set everything up on a machine with python3 and make:
 #   make report   every stage's demo, offline
-#   make check    ruff, mypy, every stage's checks, and every mutation exercise, offline
+#   make check    ruff, mypy and every stage's checks, offline
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 STAGES := $(sort $(wildcard stages/s[0-9][0-9]_*))
+JUNK   := .mypy_cache .pytest_cache .ruff_cache .hypothesis build
+EXTRAS := dev
+# >>> stage 8
+EXTRAS := dev,real
+JUNK   += mutants
+# <<<
 
-.PHONY: report check lint typecheck test mutate mutmut bench clean
+.PHONY: report check lint typecheck test progress clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check '.[dev,real]'
+	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
 report: $(STAMP)
@@ -21,7 +27,7 @@ report: $(STAMP)
 		$(PY) -m $$(echo $$stage | tr / .); \
 	done
 
-check: lint typecheck test mutate
+check: lint typecheck test
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
@@ -32,6 +38,14 @@ typecheck: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# Which stage this checkout is at, whether its checks pass, which exercises you have proven.
+progress: $(STAMP)
+	@$(PY) scripts/progress.py
+# >>> stage 8
+
+.PHONY: mutate mutmut bench
+check: mutate
 
 # Every planted bug must turn its claimed check red, each on a temporary copy of the tree.
 mutate: $(STAMP)
@@ -47,6 +61,18 @@ mutmut: $(STAMP)
 # The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
 bench: $(STAMP)
 	$(PY) scripts/bench_judge.py --calls 1000 --latency 0.05 --concurrency 16
+# <<<
+# >>> main
+
+.PHONY: course course-check
+# The course as students get it: one commit and tag per stage, built from HEAD.
+course: $(STAMP)
+	$(PY) scripts/build_course.py
+
+# Every tag of build/course in its own worktree: its own make check, exercises included.
+course-check: $(STAMP)
+	$(PY) scripts/course_check.py
+# <<<
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis mutants build
+	rm -rf $(VENV) $(JUNK)

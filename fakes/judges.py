@@ -11,15 +11,20 @@ against a fault it must find and against a judge that has none.
 
 from __future__ import annotations
 
+# >>> stage 9
 import json
 import random
+
+# <<<
 import re
 
 from stages.s04_retrieval.retrieval import words
 from stages.s08_eval.judge import OverBudget, RateLimited
 
+# >>> stage 9
 # Stage 9's facts checklist rubric says this; a judge that reads it stops counting length.
 CHECKLIST_RULE = "Length is not evidence of quality."
+# <<<
 
 
 def grounding(answer: str, reference: str) -> float:
@@ -69,10 +74,6 @@ class BiasedJudge:
 
     `slot` and `chars_per_point` change which slot gets the point and how many characters
     buy one, so that the detectors can be shown to catch a bias they were not tuned to.
-
-    Given the required-facts checklist of stage 9 (its task says "Length is not evidence of
-    quality."), it follows the rubric: the length points go, and it scores like the steady
-    judge. Under an open-ended rubric, length counts again.
     """
 
     def __init__(self, slot: str = "first", chars_per_point: int = 40) -> None:
@@ -83,8 +84,13 @@ class BiasedJudge:
 
     def score(self, task: str, answer: str, reference: str) -> str:
         steady = round(10 * grounding(answer, reference))
+        # >>> stage 9
+        # Given stage 9's required-facts checklist (its task carries CHECKLIST_RULE), it
+        # follows the rubric: the length points go and it scores like the steady judge.
+        # Under an open-ended rubric, length counts again.
         if CHECKLIST_RULE in task:
             return str(steady)
+        # <<<
         return str(min(10, steady + len(answer) // self.chars_per_point))
 
     def compare(self, task: str, first: str, second: str) -> str:
@@ -145,6 +151,7 @@ class OverBudgetJudge:
         raise OverBudget("judge budget of 0 calls spent")
 
 
+# >>> stage 9
 class NoisyJudge:
     """The steady judge plus seeded noise: each score moves by up to `spread` points.
 
@@ -210,3 +217,6 @@ class JsonJudge:
 
     def compare(self, task: str, first: str, second: str) -> str:
         return SteadyJudge().compare(task, first, second)
+
+
+# <<<

@@ -12,7 +12,7 @@ ends the turn, and `{"fault": KIND}` makes the model misbehave in a documented w
     unknown_tool     asks for a tool no agent has (`refund_everything`)
     malformed_args   calls `call` (default order_status) with a wrong key and a wrong type
     tool_timeout     asks for the delivery estimate of order A1009, whose carrier never
-                     answers (fixtures/shop.json): the tool, not the model, times out
+                     answers: the tool, not the model, times out
     never_answers    from here on repeats its last tool call forever; only a step budget
                      stops it
     empty_reply      replies with nothing at all: the turn ends with no answer

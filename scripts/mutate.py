@@ -10,15 +10,17 @@
 3) KILLED: the claimed check failed. SURVIVED: it passed. ERROR: the bug could not be
    planted, the check was not collected, pytest could not run, or it timed out.
 
-Exit 0 only when every exercise selected is KILLED. Nothing is ever written to the working
-tree, so an interrupted or killed run leaves it as it was; Ctrl-C also stops the running
-checks and removes the temporary copies.
+Exit 0 only when every exercise selected is KILLED. Nothing tracked is ever written, so an
+interrupted or killed run leaves the working tree as it was; Ctrl-C also stops the running
+checks and removes the temporary copies. A finished run adds its verdicts to
+build/progress/exercises.json (ignored by git), which `make progress` reads.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import shutil
@@ -39,10 +41,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
+from scripts.course import Course, load_course  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.files import load_toml  # noqa: E402
 
 MANIFEST = ROOT / "mutations" / "exercises.toml"
+RECORD = ROOT / "build" / "progress" / "exercises.json"  # untracked; `make progress` reads it
 KEYS = ("id", "stage", "file", "find", "replace", "check", "hint", "why")
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".venv", "mutants", "build", "reports", "traces",
@@ -294,6 +298,48 @@ def show(runner: Runner, exercise: Exercise) -> int:
         shutil.rmtree(tree.parent, ignore_errors=True)
 
 
+def misplaced(exercises: list[Exercise], course: Course) -> list[str]:
+    """Exercises whose `stage` is not the stage that brings the file they mutate, or whose
+    check belongs to a later stage than theirs: at that stage's tag, one of them is missing."""
+    found = []
+    for exercise in exercises:
+        brought_by = course.owner(exercise.file)
+        checked_by = course.owner(exercise.check.split("::", 1)[0])
+        if brought_by != exercise.stage:
+            found.append(f"{exercise.id}: stage {exercise.stage}, but {exercise.file} "
+                         f"comes with stage {brought_by}")  # fmt: skip
+        elif checked_by is None or checked_by > exercise.stage:
+            found.append(f"{exercise.id}: its check comes with stage {checked_by}")
+    return found
+
+
+def fingerprint(exercise: Exercise, root: Path = ROOT) -> str:
+    """The exercise and the two files it involves, hashed: a proof is stale once any changes."""
+    digest = hashlib.sha256(json.dumps(vars(exercise), sort_keys=True).encode())
+    for name in (exercise.file, exercise.check.split("::", 1)[0]):
+        path = root / name
+        digest.update(path.read_bytes() if path.is_file() else b"<missing>")
+    return digest.hexdigest()
+
+
+def remember(results: list[Result], path: Path = RECORD) -> None:
+    """Add this run's verdicts to the record of proofs (a record that cannot be read is
+    started afresh); written whole, then moved into place, so no reader sees half of it."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        record = {}
+    if not isinstance(record, dict):
+        record = {}
+    for result in results:
+        exercise = result.exercise
+        record[exercise.id] = {"verdict": result.verdict, "fingerprint": fingerprint(exercise)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    os.replace(partial, path)
+
+
 def select(exercises: list[Exercise], ids: list[str], stage: int | None) -> list[Exercise]:
     unknown = sorted(set(ids) - {exercise.id for exercise in exercises})
     if unknown:
@@ -314,6 +360,8 @@ def main() -> int:
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     args = parser.parse_args()
     exercises = load_manifest(args.manifest)
+    if wrong := misplaced(exercises, load_course()):
+        raise CourseInputError(f"{args.manifest.name}: {'; '.join(wrong)}")
     log = sys.stderr if args.json else sys.stdout
 
     with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
@@ -340,6 +388,8 @@ def main() -> int:
                 for node in result.collateral or []:
                     print(f"    also red: {node}", file=log)
 
+    if args.manifest == MANIFEST:  # a manifest given for a check proves nothing of the course
+        remember(results)
     killed = sum(result.verdict == "KILLED" for result in results)
     print(f"{killed} of {len(results)} KILLED", file=log)
     if args.json:

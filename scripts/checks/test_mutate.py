@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from scripts.mutate import MANIFEST, ROOT, Exercise, junit_results, load_manifest, plant
+from scripts.course import Course, Stage, load_course
+from scripts.mutate import (
+    MANIFEST,
+    ROOT,
+    Exercise,
+    junit_results,
+    load_manifest,
+    misplaced,
+    plant,
+)
 from stages.s01_model.errors import CourseInputError
 
 pytestmark = pytest.mark.runner  # these start the runner; the runner's --full leaves them out
@@ -56,6 +65,21 @@ def test_every_exercise_names_a_stage_a_file_and_an_anchor_found_once():
         assert text.count(exercise.find) == 1, exercise.id
         assert exercise.hint.endswith("?"), exercise.id  # a question, not the answer
         assert (ROOT / exercise.check.split("::")[0]).is_file(), exercise.id
+
+
+@pytest.mark.failure_mode
+def test_every_exercise_is_listed_under_the_stage_that_brings_its_file():
+    exercises = load_manifest()
+    assert misplaced(exercises, load_course()) == []
+    # the mirrored half, on a two-stage course: an entry filed under the wrong stage, or
+    # checked by a later stage, is found
+    course = Course((), (Stage(1, "one", "s/one", ()), Stage(2, "two", "s/two", ("f/two.py",))), ())
+    wrong_stage = Exercise("a", 1, "f/two.py", "x", "y", "s/two/checks/t.py::c", "?", "")
+    later_check = Exercise("b", 1, "s/one/m.py", "x", "y", "s/two/checks/t.py::c", "?", "")
+    assert misplaced([wrong_stage, later_check], course) == [
+        "a: stage 1, but f/two.py comes with stage 2",
+        "b: its check comes with stage 2",
+    ]
 
 
 @pytest.mark.failure_mode

@@ -7,5 +7,5 @@ class CourseInputError(Exception):
     """A fixture, script or command-line value that cannot be used as it is.
 
     The message is one line that names the bad value and where it came from, for example
-    `fixtures/shop.json: orders.A1001.status: 'shiped' is not one of delivered, shipped`.
+    `broken.json: step 2: needs exactly one of call, answer, fault; got {'cal': 'order_status'}`.
     """

@@ -2,7 +2,7 @@
 
 Every stage keeps a trace, and each stage decides for itself what goes in a line. Stage 1's
 lines are the plain conversation: a role and a text. Nothing in them says which run a line
-belongs to; two runs written to the same file cannot be told apart. Stage 7 fixes that.
+belongs to; two runs written to the same file cannot be told apart.
 """
 
 from __future__ import annotations

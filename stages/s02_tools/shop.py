@@ -2,8 +2,8 @@
 
 Carriers behave in one of three documented ways: `ok` answers at once; `flaky` refuses the
 first `fails_first` connections and then answers; `hangs` blocks for `hang_seconds` and then
-gives up with a TimeoutError. The flaky and hanging carriers exist so that stage 6 has
-something real to be resilient against.
+gives up with a TimeoutError. The flaky and hanging carriers misbehave on purpose, so that
+the agent meets real failures.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A model can ask for a tool that does not exist or pass arguments of the wrong shape. Neither
 is allowed to crash the agent or to reach the tool: both come back as an observation the
-model can read and correct. What the tool itself does when it runs is its own business
-until stage 6.
+model can read and correct. What the tool itself does when it runs is not this gate's
+business.
 """
 
 from __future__ import annotations

@@ -4,12 +4,12 @@ The loop has one safeguard: a step budget. A model that keeps calling tools and 
 is stopped after `max_steps` replies, and the stop is recorded as a step of its own
 (`run_limit`) so that nobody mistakes it for an answer or for a crash.
 
-Later stages change the agent by overriding one hook each:
-    start(task)      the opening messages            (stage 5 adds what it remembers)
-    execute(call)    run one tool call               (stage 5 remembers, stage 6 hardens)
-    observe(call, observation)   the step a tool call leaves   (stage 5 withholds secrets)
-    conclude(text)   turn the model's answer into the final step  (stage 4 may refuse)
-    record(step)     write one step to the trace     (every stage its own way)
+Later stages change the agent by overriding these hooks, one behaviour each:
+    start(task)                  the opening messages
+    execute(call)                run one tool call
+    observe(call, observation)   the step a tool call leaves
+    conclude(text)               turn the model's answer into the final step
+    record(step)                 write one step to the trace
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The finished agent, traced, behind one function: `run(task, model) -> Trajectory`.
 
-This is the entry point stage 8 evaluates. It builds a fresh shop for every run (so a return
+This is the entry point an evaluation runs. It builds a fresh shop for every run (so a return
 started in one run cannot leak into the next), plays the model against the stage-6 agent,
 and hands back the whole trajectory: every step in order, the answer if there is one, and
 how the run stopped.

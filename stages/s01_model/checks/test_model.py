@@ -122,9 +122,9 @@ def test_a_broken_trace_line_is_named_by_file_and_line(tmp_path):
 
 @pytest.mark.failure_mode
 def test_bad_json_and_missing_files_are_named_with_their_place(tmp_path):
-    path = tmp_path / "shop.json"
-    path.write_text('{\n  "orders": {,}\n}')
-    with pytest.raises(CourseInputError, match=r"shop.json:2:\d+: not valid JSON"):
+    path = tmp_path / "script.json"
+    path.write_text('{\n  "steps": [,]\n}')
+    with pytest.raises(CourseInputError, match=r"script.json:2:\d+: not valid JSON"):
         load_json(path)
     with pytest.raises(CourseInputError, match=r"absent.json: cannot read"):
         load_json(tmp_path / "absent.json")

@@ -70,7 +70,7 @@ def test_a_budget_below_one_is_refused():
 
 
 def test_stage_3_step_numbers_restart_so_two_runs_cannot_be_told_apart():
-    # The unevenness stage 8 measures: nothing in a stage-3 line names its run.
+    # Nothing in a stage-3 line names its run.
     trace = JsonlTrace()
     for _ in range(2):
         agent, _ = agent_for([STATUS, {"answer": "It shipped."}], trace=trace)

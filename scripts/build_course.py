@@ -1,0 +1,309 @@
+"""Build the course as students get it: a git repository with one commit and tag per stage.
+
+    python scripts/build_course.py [--out DIR] [--from REV]      (make course)
+
+The tree at tag stage-NN holds stages 1..NN, the paths course.toml says they bring, and the
+course's own files, each in the form that works at that stage:
+
+1) Marked blocks. A block between the lines `# >>> stage K` and `# <<<` (in Markdown,
+   `<!-- >>> stage K -->` and `<!-- <<< -->`, on their own lines or inside one line) is kept,
+   without its markers, from tag stage-K on; before that it is left out. `>>> main` marks
+   what only main keeps (the tools that build and check the tags). A Python file with marks
+   is then laid out again by the pinned ruff, so that it passes `make check` at every tag.
+2) Manifests. course.toml keeps the stages up to NN; the exercise manifest keeps their
+   exercises; README.md's student path table keeps the rows of tags up to NN.
+3) Traces. A tag must not name a later stage: not its number, its directory, a path it
+   brings, or a dependency only it installs. The build fails, naming each trace, if one does.
+
+Files are read from a git revision of this repository (HEAD by default), never from the
+working tree, and every commit has the same author and date: building twice from the same
+revision gives the same tree and commit hashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
+
+from scripts.course import MANIFEST, ROW, Course, Stage, course_from, table_in, with_table  # noqa: E402
+from stages.s01_model.errors import CourseInputError  # noqa: E402
+
+DEFAULT_OUT = ROOT / "build" / "course"
+AUTHOR = "Honest Evals course <course@honest-evals.invalid> 946684800 +0000"  # 2000-01-01
+BUILT_MARK = "honest-evals.built"  # a git config key: this folder is a build, safe to replace
+WHEN = r"(?P<when>stage (?P<stage>\d+)|main)"
+BLOCKS = {
+    "hash": [
+        re.compile(rf"^[ \t]*# >>> {WHEN}[ \t]*\n(?P<body>.*?)^[ \t]*# <<<[ \t]*\n", re.M | re.S)
+    ],
+    "html": [
+        re.compile(rf"^<!-- >>> {WHEN} -->\n(?P<body>.*?)^<!-- <<< -->\n", re.M | re.S),
+        re.compile(rf"<!-- >>> {WHEN} -->(?P<body>.*?)<!-- <<< -->", re.S),
+    ],
+}
+LEFTOVER = re.compile(r"(?:#|<!--) (?:>>>|<<<)")
+# "stage 4", "stages 2 and 5", "stages 1 to 7" (or with a dash), "stage-04", and stage
+# directories such as s04_x
+NUMBERS = re.compile(
+    r"\b[Ss]tages?[ -](?:0?\d+(?:\s*(?:\u2013|-|,|and|or|to|\u2026)\s*)?)+|\bs\d\d_[a-z]"
+)
+
+
+@dataclass(frozen=True)
+class Blob:
+    mode: str  # git's file mode: 100644, or 100755 for an executable such as .ci/run
+    data: bytes
+
+
+def unmark(path: str, text: str, tag: int) -> str:
+    """Keep the blocks of stages up to `tag` (markers removed); drop later ones and main's."""
+
+    def keep(match: re.Match[str]) -> str:
+        body = match.group("body")
+        if LEFTOVER.search(body):
+            raise CourseInputError(f"{path}: a marked block inside another: {match.group(0)!r}")
+        wanted = match.group("stage") is not None and int(match.group("stage")) <= tag
+        return body if wanted else ""
+
+    marked = text
+    for pattern in BLOCKS["html" if path.endswith(".md") else "hash"]:
+        text = pattern.sub(keep, text)
+    if found := LEFTOVER.search(text):
+        line = text.count("\n", 0, found.start()) + 1
+        raise CourseInputError(f"{path}:{line}: a block marker without its other half")
+    if text == marked:
+        return text
+    if path.endswith(".py"):
+        return tidy_python(path, text)
+    # Where a block went, blank lines may pile up: keep one at most.
+    return re.sub("\n\n\n+", "\n\n", text).rstrip("\n") + "\n"
+
+
+def tidy_python(path: str, text: str) -> str:
+    """Python with its blocks cut, as the pinned ruff sorts its imports and lays it out: where
+    a block was, the blank lines ruff asks for around a marker comment are out of place."""
+    for command in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", path, "-"],
+            cwd=ROOT, input=text, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if result.returncode != 0:
+            raise CourseInputError(f"{path}: ruff cannot tidy it once cut: {result.stderr.strip()}")
+        text = result.stdout
+    return text
+
+
+def keep_entries(path: str, text: str, header: str, key: str, tag: int) -> str:
+    """Keep the `[[header]]` entries of a TOML file whose `key` is at most `tag`."""
+    head, *entries = re.split(rf"^(?=\[\[{re.escape(header)}\]\]$)", text, flags=re.M)
+    kept = []
+    for entry in entries:
+        value = tomllib.loads(entry)[header][0].get(key)
+        if not isinstance(value, int):
+            raise CourseInputError(f"{path}: a [[{header}]] entry has no whole-number {key}")
+        if value <= tag:
+            kept.append(entry)
+    return head + "".join(kept).rstrip("\n") + "\n"
+
+
+def keep_rows(readme: str, tag: int) -> str:
+    """README.md with the student path table cut to the tags up to `tag`."""
+    table = ROW.sub(
+        lambda row: row.group(0) if int(row.group(1)) <= tag else "\0", table_in(readme)
+    )
+    return with_table(readme, table.replace("\0\n", ""))
+
+
+REWRITES: dict[str, Callable[[str, str, int], str]] = {
+    "course.toml": lambda path, text, tag: keep_entries(path, text, "stage", "number", tag),
+    "mutations/exercises.toml": lambda path, text, tag: keep_entries(
+        path, text, "exercise", "stage", tag
+    ),
+    "README.md": lambda path, text, tag: keep_rows(text, tag),
+}
+
+
+def tree_at(course: Course, files: dict[str, Blob], stage: Stage) -> dict[str, Blob]:
+    """The files of tag `stage`, each rewritten into the form it has at that tag."""
+    tree = {}
+    for path, blob in files.items():
+        owner = course.owner(path)
+        if owner is None or owner > stage.number:
+            continue
+        text = unmark(path, blob.data.decode("utf-8"), stage.number)
+        if rewrite := REWRITES.get(path):
+            text = rewrite(path, text, stage.number)
+        tree[path] = Blob(blob.mode, text.encode("utf-8"))
+    return tree
+
+
+def dependency_names(pyproject: bytes) -> set[str]:
+    """The distribution names a pyproject.toml installs, extras included, lower-cased."""
+    project = tomllib.loads(pyproject.decode("utf-8"))["project"]
+    specs = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        specs += extra
+    return {re.match(r"[A-Za-z0-9_.-]+", spec).group().lower() for spec in specs}  # type: ignore[union-attr]
+
+
+def traces(course: Course, files: dict[str, Blob], tree: dict[str, Blob], tag: int) -> list[str]:
+    """Every place in `tree` (tag `tag`) that names a later stage, as 'path:line: what'."""
+    later: dict[str, str] = {}  # a word only a later stage brings (lower case) -> that stage
+    for stage in (stage for stage in course.stages if stage.number > tag):
+        later[stage.name] = stage.tag
+        for path in (path for path in files if course.owner(path) == stage.number):
+            later.setdefault(path.lower(), stage.tag)
+            if not any(Path(mine).name == Path(path).name for mine in tree):
+                later.setdefault(Path(path).name.lower(), stage.tag)
+    installed_here = dependency_names(tree["pyproject.toml"].data)
+    for name in dependency_names(files["pyproject.toml"].data) - installed_here:
+        later[name] = "a dependency of a later stage"
+    words = "|".join(map(re.escape, sorted(later, key=len, reverse=True)))
+    named = re.compile(rf"(?<![\w/.-])({words})(?![\w-])", re.I) if later else None
+    last = max(stage.number for stage in course.stages)  # s10_x in a check's fixture is no stage
+    found = []
+    for path, blob in sorted(tree.items()):
+        for number, line in enumerate(blob.data.decode("utf-8").splitlines(), start=1):
+            for match in NUMBERS.finditer(line):
+                cited = [int(n) for n in re.findall(r"\d+", match.group(0))]
+                if any(tag < n <= last for n in cited):
+                    found.append(f"{path}:{number}: {match.group(0).strip()!r}")
+            for match in named.finditer(line) if named else ():
+                found.append(
+                    f"{path}:{number}: {match.group(0)!r} ({later[match.group(0).lower()]})"
+                )
+    return found
+
+
+def read_revision(revision: str) -> dict[str, Blob]:
+    """Every file of `revision` in this repository, with its git mode."""
+    listing = git("ls-tree", "-r", "-z", revision, cwd=ROOT).split(b"\0")
+    entries = [entry.split(b"\t", 1) for entry in listing if entry]
+    heads = [head.split() for head, _ in entries]
+    if any(kind != b"blob" for _, kind, _ in heads):
+        raise CourseInputError(f"{revision}: holds something other than files (a submodule?)")
+    batch = git("cat-file", "--batch", cwd=ROOT, input=b"".join(sha + b"\n" for _, _, sha in heads))
+    files, offset = {}, 0
+    for (mode, _, _), (_, name) in zip(heads, entries, strict=True):
+        header_end = batch.index(b"\n", offset)
+        size = int(batch[offset:header_end].split()[2])
+        data = batch[header_end + 1 : header_end + 1 + size]
+        offset = header_end + 1 + size + 1
+        files[name.decode("utf-8")] = Blob(mode.decode(), data)
+    return files
+
+
+def read_worktree() -> dict[str, Blob]:
+    """The files git would commit from the working tree now (tracked, or new and not ignored)."""
+    listing = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
+    files = {}
+    for name in sorted({name.decode("utf-8") for name in listing.split(b"\0") if name}):
+        path = ROOT / name
+        if path.is_file():  # a tracked file deleted in the working tree is left out
+            mode = "100755" if path.stat().st_mode & 0o111 else "100644"
+            files[name] = Blob(mode, path.read_bytes())
+    return files
+
+
+def git(*args: str, cwd: Path, input: bytes | None = None) -> bytes:
+    result = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, check=False)
+    if result.returncode != 0:
+        raise CourseInputError(f"git {' '.join(args)}: {result.stderr.decode().strip()}")
+    return result.stdout
+
+
+def trees(files: dict[str, Blob]) -> list[tuple[Stage, dict[str, Blob]]]:
+    """Each stage with its tag's tree; an error if a file has no owner or a tag names a later
+    stage."""
+    if MANIFEST not in files:
+        raise CourseInputError(f"{MANIFEST}: not in the files to build from")
+    course = course_from(tomllib.loads(files[MANIFEST].data.decode("utf-8")))
+    orphans = [p for p in files if course.owner(p) is None and p not in course.maintainers]
+    if orphans:
+        raise CourseInputError(f"{MANIFEST}: no stage brings {', '.join(sorted(orphans))}")
+    built = [(stage, tree_at(course, files, stage)) for stage in course.stages]
+    found = [trace for stage, tree in built for trace in traces(course, files, tree, stage.number)]
+    if found:
+        raise CourseInputError(f"later stages are named too early: {'; '.join(found)}")
+    return built
+
+
+def fast_import(built: list[tuple[Stage, dict[str, Blob]]]) -> bytes:
+    """A git fast-import stream: one commit per stage on main, each tagged stage-NN."""
+    stream = bytearray()
+    for mark, (stage, tree) in enumerate(built, start=1):
+        message = f"{stage.tag}: {stage.title}\n".encode()
+        stream += f"commit refs/heads/main\nmark :{mark}\n".encode()
+        stream += f"author {AUTHOR}\ncommitter {AUTHOR}\n".encode()
+        stream += b"data %d\n%s" % (len(message), message)
+        stream += f"from :{mark - 1}\n".encode() if mark > 1 else b""
+        stream += b"deleteall\n"
+        for path, blob in sorted(tree.items()):
+            if path.startswith('"') or "\n" in path:
+                raise CourseInputError(f"{path!r}: a path git's import stream would misread")
+            stream += f"M {blob.mode} inline {path}\n".encode()
+            stream += b"data %d\n%s\n" % (len(blob.data), blob.data)
+        stream += f"\nreset refs/tags/{stage.tag}\nfrom :{mark}\n\n".encode()
+    return bytes(stream)
+
+
+def build(out: Path, files: dict[str, Blob]) -> list[tuple[str, str, int]]:
+    """Build the repository in `out`; return (tag, tree hash, number of files) per tag."""
+    if out.exists() and any(out.iterdir()):
+        previous = subprocess.run(
+            ["git", "config", "--get", BUILT_MARK], cwd=out, capture_output=True, text=True
+        )
+        if not (out / ".git").is_dir() or previous.stdout.strip() != "true":
+            raise CourseInputError(
+                f"{out}: exists and is not a course built here; not replacing it"
+            )
+    built = trees(files)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    git("init", "-q", "-b", "main", cwd=out)
+    git("config", BUILT_MARK, "true", cwd=out)
+    git("fast-import", "--quiet", cwd=out, input=fast_import(built))
+    git("checkout", "-q", "-f", "main", cwd=out)
+    return [
+        (stage.tag, git("rev-parse", f"{stage.tag}^{{tree}}", cwd=out).decode().strip(), len(tree))
+        for stage, tree in built
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to build it")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--from", dest="revision", default="HEAD", help="the revision to build")
+    source.add_argument(
+        "--worktree", action="store_true", help="build from the working tree, to preview edits"
+    )
+    args = parser.parse_args()
+    try:
+        files = read_worktree() if args.worktree else read_revision(args.revision)
+        for tag, tree, count in build(args.out.resolve(), files):
+            print(f"{tag}  tree {tree}  {count} files")
+    except CourseInputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"built {args.out}: git clone it, then git checkout stage-01")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Check every tag of the built course on its own: its `make check`, exercises included.
+
+    python scripts/course_check.py [--course DIR] [TAG ...]      (make course-check)
+
+For each tag (all `stage-*` tags by default): a temporary worktree of the built repository at
+that tag, then `make check` there, which runs ruff, mypy, the tag's checks and, from the first
+stage that has them, the tag's own mutation exercises. One line per tag with the result and
+the time; the number of checks pytest passed must equal the total the tag's README table
+gives. Exit 1 if any tag is red.
+
+Virtual environments are shared between tags whose pyproject.toml is byte for byte the same
+(kept in build/venvs/, named by its hash), so a tag never runs with a dependency it does not
+declare. Each tag's full output goes to build/course-check/TAG.log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
+
+from scripts.build_course import DEFAULT_OUT, git  # noqa: E402
+from scripts.course import ROW, table_in  # noqa: E402
+from stages.s01_model.errors import CourseInputError  # noqa: E402
+
+VENVS = ROOT / "build" / "venvs"
+LOGS = ROOT / "build" / "course-check"
+
+
+def venv_for(tree: Path) -> Path:
+    """The shared environment for this tree's pyproject.toml. If it is already installed, its
+    stamp is touched, so that make sees it as newer than the freshly checked-out file."""
+    digest = hashlib.sha256((tree / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    venv = VENVS / digest
+    stamp = venv / ".installed"
+    if stamp.exists():
+        stamp.touch()
+    return venv
+
+
+def claimed_checks(tree: Path, tag: str) -> int | None:
+    """The total number of checks the tag's README table gives for the tag itself."""
+    for row in ROW.finditer(table_in((tree / "README.md").read_text())):
+        if f"stage-{row.group(1)}" == tag:
+            return int(row.group(0).split("|")[4].split("(")[0])
+    return None
+
+
+def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
+    """Run the tag's own `make check` in a worktree; whether it is green, and a summary."""
+    tree = scratch / tag
+    git("worktree", "add", "--quiet", "--detach", str(tree), tag, cwd=course)
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+        result = subprocess.run(
+            ["make", "check", f"VENV={venv_for(tree)}"],
+            cwd=tree, env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        output = result.stdout + result.stderr
+        (LOGS / f"{tag}.log").write_text(output)
+        passed = re.findall(r"(\d+) passed", output)
+        checks = int(passed[0]) if passed else 0  # the first count is pytest's own
+        exercises = re.search(r"^(\d+) of (\d+) KILLED$", output, re.M)
+        summary = f"{checks} checks passed"
+        summary += (
+            f", {exercises.group(1)} of {exercises.group(2)} exercises KILLED"
+            if exercises
+            else ", no exercises"
+        )
+        green = result.returncode == 0
+        claimed = claimed_checks(tree, tag)
+        if green and claimed != checks:
+            green, summary = False, f"{summary}; its README table says {claimed}"
+        return green, summary
+    finally:
+        git("worktree", "remove", "--force", str(tree), cwd=course)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("tags", nargs="*", help="only these tags (default: every stage-* tag)")
+    parser.add_argument("--course", type=Path, default=DEFAULT_OUT, help="the built course")
+    args = parser.parse_args()
+    try:
+        if not (args.course / ".git").exists():
+            raise CourseInputError(f"{args.course}: no built course here; run `make course` first")
+        tags = args.tags or git("tag", "--list", "stage-*", cwd=args.course).decode().split()
+        known = set(git("tag", "--list", "stage-*", cwd=args.course).decode().split())
+        if unknown := sorted(set(tags) - known):
+            raise CourseInputError(f"{args.course}: no tag {unknown[0]!r}")
+    except CourseInputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    LOGS.mkdir(parents=True, exist_ok=True)
+    started, red = time.monotonic(), []
+    with tempfile.TemporaryDirectory(prefix="course-check-") as scratch:
+        for tag in sorted(tags):
+            began = time.monotonic()
+            green, summary = check_tag(args.course, tag, Path(scratch))
+            verdict = "green" if green else "RED"
+            print(f"{tag}  {verdict:<5}  {time.monotonic() - began:6.1f} s  {summary}", flush=True)
+            if not green:
+                red.append(tag)
+    total = time.monotonic() - started
+    print(f"{len(tags) - len(red)} of {len(tags)} tags green in {total:.0f} s; logs in {LOGS}")
+    return 1 if red else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
