@@ -46,9 +46,11 @@ def git(*args: str) -> str | None:
 
 def position_line(tag: str) -> str:
     """Whether HEAD is the stage's tag, and which tracked files differ from HEAD."""
+    if git("rev-parse", "--git-dir") is None:
+        return "git: not a git checkout"
     described = git("describe", "--tags", "--match", "stage-*")
     if described is None:
-        return "git: not a git checkout of the course, or no stage tag in its history"
+        return "git: no stage-* tag in this checkout's history"
     where = "on its tag" if described == tag else f"at {described} (git describe)"
     changed = git("status", "--porcelain", "--untracked-files=no")
     edited = [line[3:] for line in (changed or "").splitlines()]

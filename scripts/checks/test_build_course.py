@@ -16,11 +16,13 @@ from scripts.build_course import (
     trees,
     unmark,
 )
-from scripts.course import TABLE_END, TABLE_START, Course, Stage, load_course
+from scripts.course import ROOT, TABLE_END, TABLE_START, Course, Stage, load_course
 from stages.s01_model.errors import CourseInputError
 
 COURSE = load_course()
 LAST = COURSE.stages[-1].number
+# The builder reads git; a copy without its history (the mutation runner's) has nothing to build.
+needs_git = pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
 
 
 def test_a_marked_block_appears_from_its_stage_on_without_its_markers():
@@ -127,6 +129,7 @@ def test_what_a_tag_may_say_of_itself_is_not_a_trace():
     assert traces(small_course(), files, tree, 1) == []
 
 
+@needs_git
 def test_no_tag_of_this_course_names_a_later_stage():
     # trees() refuses to build when any tag does; each tag keeps exactly its stages' entries
     for stage, tree in trees(read_worktree()):
@@ -135,6 +138,7 @@ def test_no_tag_of_this_course_names_a_later_stage():
         assert all(not path.startswith(COURSE.maintainers) for path in tree)
 
 
+@needs_git
 @pytest.mark.failure_mode
 def test_a_file_no_stage_brings_is_refused():
     files = read_worktree()
@@ -157,6 +161,7 @@ def git_in(path, *args):
     ).stdout.strip()
 
 
+@needs_git
 def test_building_twice_gives_the_same_trees_and_commits(built):
     first, second, once, again = built
     assert [tag for tag, _, _ in once] == [f"stage-{n:02d}" for n in range(1, LAST + 1)]
@@ -172,17 +177,16 @@ def test_a_folder_that_is_not_a_build_is_not_replaced(tmp_path):
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
+@needs_git
 def test_stage_03_cloned_fresh_passes_lint_and_its_checks(built, tmp_path):
     # the tag on its own: a clone checked out at stage-03, linted and checked with pytest
     first, _, _, _ = built
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(first), str(clone)], check=True)
     git_in(clone, "checkout", "-q", "stage-03")
-    assert sorted({path.split("/")[1] for path in git_in(clone, "ls-files", "stages").split()}) == [
-        "s01_model",
-        "s02_tools",
-        "s03_loop",
-    ]
+    listed = [path.split("/") for path in git_in(clone, "ls-files", "stages").split()]
+    stages = {parts[1] for parts in listed if len(parts) > 2}
+    assert sorted(stages) == ["s01_model", "s02_tools", "s03_loop"]
     for command in (["ruff", "format", "--check", "."], ["ruff", "check", "."]):
         lint = subprocess.run([sys.executable, "-m", *command], cwd=clone, capture_output=True)
         assert lint.returncode == 0, lint.stdout.decode()[-2000:]

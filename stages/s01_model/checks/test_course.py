@@ -8,6 +8,7 @@ README.md counts them)."""
 import ast
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,7 @@ def test_the_manifest_lists_every_stage_directory_in_order():
 @pytest.mark.failure_mode
 def test_every_path_the_manifest_names_exists():
     named = MANIFEST["course"]["paths"] + [p for stage in STAGES for p in stage["paths"]]
+    named += MANIFEST.get("maintainers", {}).get("paths", [])
     assert [path for path in named if not (ROOT / path).exists()] == []
 
 
@@ -63,6 +65,7 @@ def tracked_files():
 @pytest.mark.failure_mode
 def test_every_tracked_file_belongs_to_the_course_or_to_one_stage():
     owned = set(MANIFEST["course"]["paths"]) | {p for s in STAGES for p in s["paths"]}
+    owned |= set(MANIFEST.get("maintainers", {}).get("paths", []))  # main's own tools
     directories = tuple(f"{stage['directory']}/" for stage in STAGES)
     orphans = [f for f in tracked_files() if f not in owned and not f.startswith(directories)]
     assert orphans == []
@@ -198,3 +201,49 @@ def test_each_stage_runs_as_make_report_runs_it(cli):
         assert result.returncode == 0, result.stderr[-2000:]
 
     assert each_stage(check) == []
+
+
+def progress(*args):
+    return subprocess.run(
+        [sys.executable, "scripts/progress.py", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def changed_files():
+    listed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return listed.stdout
+
+
+def test_progress_names_the_stage_and_counts_the_checks_it_ran():
+    before = changed_files()
+    result = progress("stages/s01_model/checks/test_model.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = STAGES[-1]
+    first_line = (
+        f"stage: stage-{last['number']:02d}, {Path(last['directory']).name}: {last['title']}"
+    )
+    assert result.stdout.splitlines()[0] == first_line
+    # the count pytest reports is the number of checks in that file, collected separately
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=",
+         "-p", "no:cacheprovider", "stages/s01_model/checks/test_model.py"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.count("::")  # fmt: skip
+    counted = re.search(r"^checks: (\d+) passed, 0 failed, of (\d+) ", result.stdout, re.M)
+    assert counted is not None, result.stdout
+    assert int(counted.group(1)) == int(counted.group(2)) == collected
+    assert changed_files() == before  # nothing git sees was written
+
+
+@pytest.mark.failure_mode
+def test_progress_shows_a_red_check_and_exits_1(tmp_path):
+    red = tmp_path / "test_red.py"
+    red.write_text("def test_green():\n    pass\n\n\ndef test_red():\n    assert 1 == 2\n")
+    result = progress(str(red))
+    assert result.returncode == 1
+    assert "checks: 1 passed, 1 failed, of 2 " in result.stdout
+    assert re.search(r"^  red: .*test_red$", result.stdout, re.M), result.stdout
