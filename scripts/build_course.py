@@ -112,7 +112,11 @@ def keep_entries(path: str, text: str, header: str, key: str, tag: int) -> str:
     head, *entries = re.split(rf"^(?=\[\[{re.escape(header)}\]\]$)", text, flags=re.M)
     kept = []
     for entry in entries:
-        value = tomllib.loads(entry)[header][0].get(key)
+        try:
+            value = tomllib.loads(entry)[header][0].get(key)
+        except tomllib.TOMLDecodeError as error:
+            message = f"{path}: a [[{header}]] entry is not valid TOML ({error})"
+            raise CourseInputError(message) from None
         if not isinstance(value, int):
             raise CourseInputError(f"{path}: a [[{header}]] entry has no whole-number {key}")
         if value <= tag:
@@ -144,7 +148,12 @@ def tree_at(course: Course, files: dict[str, Blob], stage: Stage) -> dict[str, B
         owner = course.owner(path)
         if owner is None or owner > stage.number:
             continue
-        text = unmark(path, blob.data.decode("utf-8"), stage.number)
+        try:
+            text = blob.data.decode("utf-8")
+        except UnicodeDecodeError:  # not text: nothing to mark, nothing to cut
+            tree[path] = blob
+            continue
+        text = unmark(path, text, stage.number)
         if rewrite := REWRITES.get(path):
             text = rewrite(path, text, stage.number)
         tree[path] = Blob(blob.mode, text.encode("utf-8"))
@@ -177,7 +186,7 @@ def traces(course: Course, files: dict[str, Blob], tree: dict[str, Blob], tag: i
     last = max(stage.number for stage in course.stages)  # s10_x in a check's fixture is no stage
     found = []
     for path, blob in sorted(tree.items()):
-        for number, line in enumerate(blob.data.decode("utf-8").splitlines(), start=1):
+        for number, line in enumerate(blob.data.decode("utf-8", "replace").splitlines(), start=1):
             for match in NUMBERS.finditer(line):
                 cited = [int(n) for n in re.findall(r"\d+", match.group(0))]
                 if any(tag < n <= last for n in cited):

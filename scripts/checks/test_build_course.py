@@ -195,3 +195,16 @@ def test_stage_03_cloned_fresh_passes_lint_and_its_checks(built, tmp_path):
         cwd=clone, capture_output=True, text=True,
     )  # fmt: skip
     assert checks.returncode == 0, checks.stdout[-3000:]
+
+
+@pytest.mark.failure_mode
+def test_a_broken_manifest_entry_is_refused_with_its_file():
+    with pytest.raises(CourseInputError, match=r"c.toml: a \[\[stage\]\] entry is not valid TOML"):
+        keep_entries("c.toml", "[[stage]]\nnumber = \n", "stage", "number", 1)
+
+
+@pytest.mark.failure_mode
+def test_the_commands_refuse_bad_folders_on_one_line(cli, one_line_error, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    one_line_error(cli("scripts.build_course", "--out", str(tmp_path)), "is not a course built")
+    one_line_error(cli("scripts.course_check", "--course", str(tmp_path)), "run `make course`")
