@@ -139,6 +139,10 @@ def figures(root: Path = ROOT) -> dict[int, Figures]:
                 counts[owner][column] += 1
     # >>> stage 8
     for exercise in load_toml(root / "mutations" / "exercises.toml").get("exercise", []):
+        if exercise.get("stage") not in counts:
+            raise CourseInputError(
+                f"exercise {exercise.get('id')!r}: no stage {exercise.get('stage')!r}"
+            )
         counts[exercise["stage"]][2] += 1
     # <<<
     return {number: Figures(*values) for number, values in counts.items()}

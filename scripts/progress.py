@@ -35,28 +35,28 @@ from scripts.mutate import RECORD, fingerprint, load_manifest  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 
-def git(*args: str) -> str | None:
-    """git's answer in this checkout, or None when there is no git or no answer."""
+def git(*args: str, cwd: Path = ROOT) -> str | None:
+    """git's answer in `cwd` (its last newline removed), or None when git has none."""
     try:
-        result = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
     except OSError:
         return None
-    return result.stdout.strip() if result.returncode == 0 else None
+    return result.stdout.rstrip("\n") if result.returncode == 0 else None
 
 
-def position_line(tag: str) -> str:
+def position_line(tag: str, cwd: Path = ROOT) -> str:
     """Whether HEAD is the stage's tag, and which tracked files differ from HEAD."""
-    if git("rev-parse", "--git-dir") is None:
+    if git("rev-parse", "--git-dir", cwd=cwd) is None:
         return "git: not a git checkout"
-    described = git("describe", "--tags", "--match", "stage-*")
+    described = git("describe", "--tags", "--match", "stage-*", cwd=cwd)
     if described is None:
         return "git: no stage-* tag in this checkout's history"
     where = "on its tag" if described == tag else f"at {described} (git describe)"
-    changed = git("status", "--porcelain", "--untracked-files=no")
-    edited = [line[3:] for line in (changed or "").splitlines()]
+    changed = git("status", "--porcelain", "--untracked-files=no", cwd=cwd) or ""
+    edited = [line[3:] for line in changed.splitlines()]  # "XY path": two flags and a space
     if not edited:
         return f"git: {where}; no tracked file changed"
-    return f"git: {where}; you changed {len(edited)} tracked files: {', '.join(edited)}"
+    return f"git: {where}; tracked files you changed ({len(edited)}): {', '.join(edited)}"
 
 
 def checks_line(paths: list[str]) -> tuple[str, bool]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scripts.course import figures, load_course, path_table, table_in
+from scripts.progress import position_line
 from stages.s01_model.files import load_toml
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -247,3 +248,22 @@ def test_progress_shows_a_red_check_and_exits_1(tmp_path):
     assert result.returncode == 1
     assert "checks: 1 passed, 1 failed, of 2 " in result.stdout
     assert re.search(r"^  red: .*test_red$", result.stdout, re.M), result.stdout
+
+
+@pytest.mark.failure_mode
+def test_progress_names_the_tag_and_every_changed_file_whole(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "stages").mkdir()
+    (tmp_path / "stages" / "a.py").write_text("x = 1\n")
+    git("add", "-A")
+    git("-c", "user.name=c", "-c", "user.email=c@c.invalid", "commit", "-q", "-m", "one")
+    git("tag", "stage-01")
+    assert position_line("stage-01", tmp_path) == "git: on its tag; no tracked file changed"
+    (tmp_path / "stages" / "a.py").write_text("x = 2\n")  # a path git lists after " M "
+    assert position_line("stage-01", tmp_path) == (
+        "git: on its tag; tracked files you changed (1): stages/a.py"
+    )
+    assert position_line("stage-02", tmp_path).startswith("git: at stage-01 (git describe)")
