@@ -69,8 +69,8 @@ bench: $(STAMP)
 course: $(STAMP)
 	$(PY) scripts/build_course.py
 
-# Every tag of build/course in its own worktree: its own make check, exercises included.
-course-check: $(STAMP)
+# Every tag, built afresh, in its own worktree: its own make check, exercises included.
+course-check: course
 	$(PY) scripts/course_check.py
 # <<<
 

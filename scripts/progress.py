@@ -134,6 +134,8 @@ def main() -> int:
     print(position_line(stage.tag))
     green = True
     if not args.no_checks:
+        if sys.stdout.isatty():  # a note while pytest runs, overwritten by the result
+            print("checks: running pytest ...", end="\r", flush=True)
         line, green = checks_line(args.paths)
         print(line)
     # >>> stage 8
