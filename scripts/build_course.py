@@ -170,12 +170,18 @@ def dependency_names(pyproject: bytes) -> set[str]:
 
 
 def traces(course: Course, files: dict[str, Blob], tree: dict[str, Blob], tag: int) -> list[str]:
-    """Every place in `tree` (tag `tag`) that names a later stage, as 'path:line: what'."""
+    """Every place in `tree` (tag `tag`) that names a later stage, as 'path:line: what'.
+
+    Named means: its number ("stage 4", "stages 1-7", "stage-04"), its directory (s04_x), a
+    path it brings, that path's file name when the tag has no file of that name, the module
+    a Python file of it is imported as, or a dependency only a later tag installs."""
     later: dict[str, str] = {}  # a word only a later stage brings (lower case) -> that stage
     for stage in (stage for stage in course.stages if stage.number > tag):
         later[stage.name] = stage.tag
         for path in (path for path in files if course.owner(path) == stage.number):
             later.setdefault(path.lower(), stage.tag)
+            if path.endswith(".py"):  # and the module it is imported as
+                later.setdefault(path[: -len(".py")].replace("/", ".").lower(), stage.tag)
             if not any(Path(mine).name == Path(path).name for mine in tree):
                 later.setdefault(Path(path).name.lower(), stage.tag)
     installed_here = dependency_names(tree["pyproject.toml"].data)

@@ -155,7 +155,8 @@ def path_table(course: Course, by_stage: dict[int, Figures]) -> str:
         new = vars(by_stage[stage.number]).values()
         totals = [total + added for total, added in zip(totals, new, strict=True)]
         cells = " | ".join(f"{total} (+{added})" for total, added in zip(totals, new, strict=True))
-        rows.append(f"| {stage.tag} | {stage.name} | {stage.title} | {cells} |\n")
+        lesson = f"[{stage.name}]({stage.directory}/README.md)"
+        rows.append(f"| {stage.tag} | {lesson} | {stage.title} | {cells} |\n")
     return TABLE_HEAD + "".join(rows)
 
 

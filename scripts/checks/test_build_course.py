@@ -104,6 +104,7 @@ def pyproject(*dependencies):
         ("from stages.s02_two import x", "'s02_t'"),
         ("load f/tools.py first", "'f/tools.py' (stage-02)"),
         ("tools.py has it", "'tools.py' (stage-02)"),
+        ("from f.tools import helper", "'f.tools' (stage-02)"),
         ("pip install numpy", "'numpy' (a dependency of a later stage)"),
     ],
 )

@@ -172,8 +172,10 @@ def test_the_readme_student_path_table_is_the_one_the_checks_give():
     # manifest and a fresh pytest collection (scripts/course.py --write puts it there).
     readme = (ROOT / "README.md").read_text()
     assert table_in(readme) == path_table(load_course(ROOT), figures(ROOT))
-    tags = re.findall(r"^\| (stage-\d\d) \| (s\d\d_\w+) \| ([^|]+) \|", table_in(readme), re.M)
-    assert tags == [
+    row = r"^\| (stage-\d\d) \| \[(s\d\d_\w+)\]\(([^)]+)\) \| ([^|]+) \|"
+    tags = re.findall(row, table_in(readme), re.M)
+    assert all((ROOT / lesson).is_file() for _, _, lesson, _ in tags)
+    assert [(tag, name, title) for tag, name, _, title in tags] == [
         (f"stage-{s['number']:02d}", Path(s["directory"]).name, s["title"]) for s in STAGES
     ]
 
