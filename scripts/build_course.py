@@ -31,16 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10: the same parser, from PyPI
-    import tomli as tomllib
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.course import MANIFEST, ROW, Course, Stage, course_from, table_in, with_table  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
+from stages.s01_model.files import parse_toml  # noqa: E402
 
 DEFAULT_OUT = ROOT / "build" / "course"
 AUTHOR = "Honest Evals course <course@honest-evals.invalid> 946684800 +0000"  # 2000-01-01
@@ -112,11 +108,7 @@ def keep_entries(path: str, text: str, header: str, key: str, tag: int) -> str:
     head, *entries = re.split(rf"^(?=\[\[{re.escape(header)}\]\]$)", text, flags=re.M)
     kept = []
     for entry in entries:
-        try:
-            value = tomllib.loads(entry)[header][0].get(key)
-        except tomllib.TOMLDecodeError as error:
-            message = f"{path}: a [[{header}]] entry is not valid TOML ({error})"
-            raise CourseInputError(message) from None
+        value = parse_toml(entry, f"{path}: a [[{header}]] entry")[header][0].get(key)
         if not isinstance(value, int):
             raise CourseInputError(f"{path}: a [[{header}]] entry has no whole-number {key}")
         if value <= tag:
@@ -162,7 +154,7 @@ def tree_at(course: Course, files: dict[str, Blob], stage: Stage) -> dict[str, B
 
 def dependency_names(pyproject: bytes) -> set[str]:
     """The distribution names a pyproject.toml installs, extras included, lower-cased."""
-    project = tomllib.loads(pyproject.decode("utf-8"))["project"]
+    project = parse_toml(pyproject.decode("utf-8"), "pyproject.toml")["project"]
     specs = list(project.get("dependencies", []))
     for extra in project.get("optional-dependencies", {}).values():
         specs += extra
@@ -246,7 +238,7 @@ def trees(files: dict[str, Blob]) -> list[tuple[Stage, dict[str, Blob]]]:
     stage."""
     if MANIFEST not in files:
         raise CourseInputError(f"{MANIFEST}: not in the files to build from")
-    course = course_from(tomllib.loads(files[MANIFEST].data.decode("utf-8")))
+    course = course_from(parse_toml(files[MANIFEST].data.decode("utf-8"), MANIFEST))
     orphans = [p for p in files if course.owner(p) is None and p not in course.maintainers]
     if orphans:
         raise CourseInputError(f"{MANIFEST}: no stage brings {', '.join(sorted(orphans))}")

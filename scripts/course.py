@@ -15,6 +15,7 @@ import argparse
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,8 @@ TABLE_HEAD = (
     "| failure-mode checks (new) | exercises (new) |\n"
     "|---|---|---|---|---|---|\n"
 )
-ROW = re.compile(r"^\| stage-(\d\d) \|.*\|$", re.MULTILINE)
+# a row of the table: its tag's number, and the total of checks at that tag
+ROW = re.compile(r"^\| stage-(\d\d) \| [^|]+ \| [^|]+ \| (\d+) \(.*\|$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,27 @@ def path_table(course: Course, by_stage: dict[int, Figures]) -> str:
         lesson = f"[{stage.name}]({stage.directory}/README.md)"
         rows.append(f"| {stage.tag} | {lesson} | {stage.title} | {cells} |\n")
     return TABLE_HEAD + "".join(rows)
+
+
+def junit_results(path: Path) -> dict[str, str]:
+    """Node id -> passed | failed | skipped, for every test case pytest reported."""
+    if not path.exists():
+        return {}
+    results = {}
+    for case in ElementTree.parse(path).iter("testcase"):
+        classname, name = case.get("classname", ""), case.get("name", "")
+        if not classname:
+            continue  # a collection error, reported against the module
+        node = classname.replace(".", "/") + ".py::" + name
+        tags = {child.tag for child in case}
+        results[node] = (
+            "failed"
+            if tags & {"failure", "error"}
+            else "skipped"
+            if "skipped" in tags
+            else "passed"
+        )
+    return results
 
 
 def table_in(readme: str) -> str:

@@ -51,7 +51,7 @@ def claimed_checks(tree: Path, tag: str) -> int | None:
     """The total number of checks the tag's README table gives for the tag itself."""
     for row in ROW.finditer(table_in((tree / "README.md").read_text())):
         if f"stage-{row.group(1)}" == tag:
-            return int(row.group(0).split("|")[4].split("(")[0])
+            return int(row.group(2))
     return None
 
 

@@ -30,7 +30,6 @@ import sys
 import tempfile
 import threading
 import time
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -41,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
-from scripts.course import Course, load_course  # noqa: E402
+from scripts.course import Course, junit_results, load_course  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.files import load_toml  # noqa: E402
 
@@ -140,27 +139,6 @@ class Runner:
 def _kill(child: subprocess.Popen[str]) -> None:
     with suppress(ProcessLookupError):  # it may have finished already
         os.killpg(child.pid, signal.SIGKILL)
-
-
-def junit_results(path: Path) -> dict[str, str]:
-    """Node id -> passed | failed | skipped, for every test case pytest reported."""
-    if not path.exists():
-        return {}
-    results = {}
-    for case in ElementTree.parse(path).iter("testcase"):
-        classname, name = case.get("classname", ""), case.get("name", "")
-        if not classname:
-            continue  # a collection error, reported against the module
-        node = classname.replace(".", "/") + ".py::" + name
-        tags = {child.tag for child in case}
-        results[node] = (
-            "failed"
-            if tags & {"failure", "error"}
-            else "skipped"
-            if "skipped" in tags
-            else "passed"
-        )
-    return results
 
 
 def belongs(node: str, check: str) -> bool:

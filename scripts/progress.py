@@ -20,13 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
-from scripts.course import load_course  # noqa: E402
+from scripts.course import junit_results, load_course  # noqa: E402
 
 # >>> stage 8
 from scripts.mutate import RECORD, fingerprint, load_manifest  # noqa: E402
@@ -64,25 +63,21 @@ def checks_line(paths: list[str]) -> tuple[str, bool]:
     with tempfile.TemporaryDirectory(prefix="progress-") as scratch:
         junit = Path(scratch) / "junit.xml"
         started = time.monotonic()
-        subprocess.run(
+        run = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
              f"--junitxml={junit}", f"--basetemp={Path(scratch) / 'tmp'}", *paths],
             cwd=ROOT, capture_output=True, text=True, check=False,
         )  # fmt: skip
         seconds = time.monotonic() - started
-        if not junit.is_file():
-            return "checks: pytest did not run (see `python -m pytest` for why)", False
-        cases = ElementTree.parse(junit).getroot().iter("testcase")
-        outcomes = {}
-        for case in cases:
-            kind = next((child.tag for child in case if child.tag != "system-out"), "passed")
-            outcomes[f"{case.get('classname')}::{case.get('name')}"] = kind
-    red = sorted(node for node, kind in outcomes.items() if kind in ("failure", "error"))
-    passed = sum(kind == "passed" for kind in outcomes.values())
+        outcomes = junit_results(junit)
+    red = sorted(node for node, state in outcomes.items() if state == "failed")
+    passed = sum(state == "passed" for state in outcomes.values())
     line = f"checks: {passed} passed, {len(red)} failed, of {len(outcomes)} ({seconds:.1f} s)"
     if red:
         line += "\n  red: " + "\n  red: ".join(red[:10]) + ("\n  ..." if len(red) > 10 else "")
-    return line, not red and passed > 0
+    elif run.returncode != 0:  # e.g. a module that does not import is no test case
+        line += f"\n  pytest exited with {run.returncode}: run `python -m pytest` to see why"
+    return line, run.returncode == 0 and passed > 0
 
 
 # >>> stage 8

@@ -74,12 +74,11 @@ def test_a_tag_keeps_the_manifest_entries_and_table_rows_of_its_stages():
     )
     with pytest.raises(CourseInputError, match="entry has no whole-number stage"):
         keep_entries("e.toml", '[[exercise]]\nid = "x"\n', "exercise", "stage", 1)
-    rows = "| tag |\n|---|\n| stage-01 | a |\n| stage-02 | b |\n"
-    readme = f"top\n{TABLE_START}\n{rows}{TABLE_END}\nend\n"
-    assert (
-        keep_rows(readme, 1)
-        == f"top\n{TABLE_START}\n| tag |\n|---|\n| stage-01 | a |\n{TABLE_END}\nend\n"
-    )
+    head, one = "| tag |\n|---|\n", "| stage-01 | [a](a) | A | 3 (+3) | 1 (+1) | 0 (+0) |\n"
+    two = "| stage-02 | [b](b) | B | 5 (+2) | 1 (+0) | 0 (+0) |\n"
+    readme = f"top\n{TABLE_START}\n{head}{one}{two}{TABLE_END}\nend\n"
+    assert keep_rows(readme, 1) == f"top\n{TABLE_START}\n{head}{one}{TABLE_END}\nend\n"
+    assert keep_rows(readme, 2) == readme
 
 
 def small_course():
@@ -200,7 +199,7 @@ def test_stage_03_cloned_fresh_passes_lint_and_its_checks(built, tmp_path):
 
 @pytest.mark.failure_mode
 def test_a_broken_manifest_entry_is_refused_with_its_file():
-    with pytest.raises(CourseInputError, match=r"c.toml: a \[\[stage\]\] entry is not valid TOML"):
+    with pytest.raises(CourseInputError, match=r"c.toml: a \[\[stage\]\] entry: not valid TOML"):
         keep_entries("c.toml", "[[stage]]\nnumber = \n", "stage", "number", 1)
 
 

@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 
 import scripts.progress
-from scripts.course import Course, Stage, load_course
+from scripts.course import Course, Stage, junit_results, load_course
 from scripts.mutate import (
     MANIFEST,
     ROOT,
     Exercise,
     Result,
-    junit_results,
     load_manifest,
     misplaced,
     plant,

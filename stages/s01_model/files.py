@@ -35,10 +35,15 @@ def load_toml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise CourseInputError(f"{path}: cannot read ({error.strerror})") from None
+    return parse_toml(text, str(path))
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """Parse TOML text; bad TOML is a CourseInputError naming `where` it came from."""
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise CourseInputError(f"{path}: not valid TOML ({error})") from None
+        raise CourseInputError(f"{where}: not valid TOML ({error})") from None
     return data
 
 

@@ -250,6 +250,13 @@ def test_progress_shows_a_red_check_and_exits_1(tmp_path):
     assert result.returncode == 1
     assert "checks: 1 passed, 1 failed, of 2 " in result.stdout
     assert re.search(r"^  red: .*test_red$", result.stdout, re.M), result.stdout
+    # a module that does not even import has no test case to fail, and is red all the same
+    broken = tmp_path / "test_broken.py"
+    broken.write_text("import no_such_module_here\n")
+    result = progress(str(broken))
+    assert result.returncode == 1
+    assert "checks: 0 passed, 0 failed, of 0 " in result.stdout
+    assert "pytest exited with 2" in result.stdout
 
 
 @pytest.mark.failure_mode
