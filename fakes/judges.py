@@ -17,6 +17,7 @@ import random
 
 # <<<
 import re
+import threading
 
 from stages.s04_retrieval.retrieval import words
 from stages.s08_eval.judge import OverBudget, RateLimited
@@ -119,6 +120,28 @@ class ProseJudge:
 
     def compare(self, task: str, first: str, second: str) -> str:
         return "I think the first one is better."
+
+
+class SilentJudge:
+    """A judge whose replies are not text at all: None, where a string was promised."""
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        return None  # type: ignore[return-value]  # the flaw this fake stands for
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        return None  # type: ignore[return-value]
+
+
+class HangingJudge:
+    """A judge that never answers: every call waits for ever (until the process ends)."""
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        threading.Event().wait()
+        raise AssertionError("unreachable")
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        threading.Event().wait()
+        raise AssertionError("unreachable")
 
 
 class RateLimitedJudge:

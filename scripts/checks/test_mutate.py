@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -231,3 +232,11 @@ def test_progress_counts_proofs_of_the_files_as_they_are_now(tmp_path, monkeypat
     assert f"changed since proven: {TIE}" in line
     record.write_text("{not json")  # a broken record is read as no proofs, never a crash
     assert scripts.progress.exercises_line().startswith(f"exercises: 0 of {len(exercises)} ")
+
+
+def test_each_lesson_lists_exactly_its_stage_s_exercises_with_what_makes_them_dangerous():
+    course, exercises = load_course(), load_manifest()
+    for number in sorted({exercise.stage for exercise in exercises}):
+        readme = (ROOT / course.stage(number).directory / "README.md").read_text()
+        listed = re.findall(r"^- `([a-z0-9-]+)` — (.+)$", readme, flags=re.MULTILINE)
+        assert listed == [(e.id, e.why) for e in exercises if e.stage == number], number

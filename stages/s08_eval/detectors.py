@@ -11,8 +11,8 @@ A detector that reports bias on every input is not a detector. So each is run tw
 same inputs: against the judge under test, and against the steady judge, which must come
 out clean. The second run is what makes the first one mean something.
 
-A judge that cannot answer makes a detector `not_evaluated`, never `agreement`: no answers
-is no evidence of no bias.
+A judge that cannot answer makes a detector `not_evaluated`, never `not_found`: no answers
+are no evidence of no bias (findings.py holds the minimum of usable pairs).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from stages.s01_model.cli import FIXTURES
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
 from stages.s04_retrieval.retrieval import words
-from stages.s08_eval.judge import Judge, read_comparison, read_score
+from stages.s08_eval.findings import Evidence, Finding, decide
+from stages.s08_eval.judge import Judge, Reading, read_comparison, read_score
 
 POSITION_FILE = FIXTURES / "position_pairs.json"
 LENGTH_FILE = FIXTURES / "length_pairs.json"
@@ -57,10 +58,11 @@ class LengthPair:
 
 @dataclass(frozen=True)
 class PositionResult:
-    state: str  # found | agreement | not_evaluated
+    state: Finding
     flips: int
     pairs: int
     unscored: int  # pairs the judge did not answer in both orders
+    reason: str = ""  # why not evaluated
     verdicts: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
 
@@ -74,29 +76,37 @@ class Gap:
 
 @dataclass(frozen=True)
 class LengthResult:
-    state: str
+    state: Finding
     found: int
     pairs: int
     unscored: int
+    reason: str = ""
     gaps: list[Gap] = field(default_factory=list)
 
 
-def _state(evidence: int, judged: int) -> str:
-    if judged == 0:
-        return "not_evaluated"
-    return "found" if evidence else "agreement"
+@dataclass(frozen=True)
+class Swap:
+    """One pair compared in both orders: the content each verdict chose, and what was lost.
 
-
-def both_orders(judge: Judge, task: str, a: str, b: str) -> tuple[str | None, str | None]:
-    """Compare a with b, then b with a; say which content each verdict chose.
-
-    1) a shown first, then b shown first;
-    2) each verdict mapped back to the content it chose: "a", "b", or "tie" (a tie stays a
-       tie); None where the reply was unscored, which chose nothing.
+    `ab` is the winner with a shown first, `ba` with b shown first: "a", "b" or "tie" (a tie
+    stays a tie), or None where the reply could not be read, which chose nothing.
     """
-    ab = read_comparison(judge, task, a, b).value
-    ba = read_comparison(judge, task, b, a).value
-    return A_FIRST.get(str(ab)), B_FIRST.get(str(ba))
+
+    ab: str | None
+    ba: str | None
+    unscored: tuple[Reading, ...]  # the replies that could not be read (0, 1 or 2)
+
+    @property
+    def usable(self) -> bool:
+        return self.ab is not None and self.ba is not None
+
+
+def both_orders(judge: Judge, task: str, a: str, b: str) -> Swap:
+    """Compare a with b, then b with a; map each verdict back to the content it chose."""
+    ab = read_comparison(judge, task, a, b)
+    ba = read_comparison(judge, task, b, a)
+    lost = tuple(reading for reading in (ab, ba) if not reading.scored)
+    return Swap(A_FIRST.get(str(ab.value)), B_FIRST.get(str(ba.value)), lost)
 
 
 def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
@@ -104,14 +114,14 @@ def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
     flips = unscored = 0
     verdicts = []
     for pair in pairs:
-        won_ab, won_ba = both_orders(judge, pair.task, pair.a, pair.b)
-        verdicts.append((pair.task, won_ab, won_ba))
-        if won_ab is None or won_ba is None:
+        swap = both_orders(judge, pair.task, pair.a, pair.b)
+        verdicts.append((pair.task, swap.ab, swap.ba))
+        if not swap.usable:
             unscored += 1  # unscored in either order: this pair says nothing
             continue
-        flips += won_ab != won_ba  # the same content must win in both orders
-    state = _state(flips, len(pairs) - unscored)
-    return PositionResult(state, flips, len(pairs), unscored, verdicts)
+        flips += swap.ab != swap.ba  # the same content must win in both orders
+    outcome = decide(Evidence(len(pairs) - unscored, len(pairs), unscored), flips > 0)
+    return PositionResult(outcome.state, flips, len(pairs), unscored, outcome.reason, verdicts)
 
 
 def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
@@ -127,11 +137,17 @@ def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
             unscored += 1
             continue
         found += int(after) > int(before)
-    return LengthResult(_state(found, len(pairs) - unscored), found, len(pairs), unscored, gaps)
+    outcome = decide(Evidence(len(pairs) - unscored, len(pairs), unscored), found > 0)
+    return LengthResult(outcome.state, found, len(pairs), unscored, outcome.reason, gaps)
 
 
-def _unscored(count: int) -> str:
-    return f" ({count} unscored)" if count else ""
+def _tally(state: Finding, hits: int, pairs: int, unscored: int, reason: str) -> str:
+    """ "FOUND — 3 of 3", "none found — 0 of 2 (1 of 3 unscored)", or why not evaluated."""
+    if state == Finding.NOT_EVALUATED:
+        return f"NOT EVALUATED — {reason}"
+    word = "FOUND" if state == Finding.FOUND else "none found"
+    lost = f" ({unscored} of {pairs} unscored)" if unscored else ""
+    return f"{word} — {hits} of {pairs - unscored}{lost}"
 
 
 def _int(value: int | str | None) -> int | None:
@@ -139,17 +155,11 @@ def _int(value: int | str | None) -> int | None:
 
 
 def describe_position(result: PositionResult) -> str:
-    if result.state == "not_evaluated":
-        return f"NOT EVALUATED — the judge gave no usable verdict on {result.pairs} pairs"
-    word = "FOUND" if result.state == "found" else "agreement"
-    return f"{word} — {result.flips} of {result.pairs}" + _unscored(result.unscored)
+    return _tally(result.state, result.flips, result.pairs, result.unscored, result.reason)
 
 
 def describe_length(result: LengthResult) -> list[str]:
-    if result.state == "not_evaluated":
-        return [f"NOT EVALUATED — the judge gave no usable score on {result.pairs} pairs"]
-    word = "FOUND" if result.state == "found" else "agreement"
-    lines = [f"{word} — {result.found} of {result.pairs}" + _unscored(result.unscored)]
+    lines = [_tally(result.state, result.found, result.pairs, result.unscored, result.reason)]
     for gap in result.gaps:
         if gap.before is None or gap.after is None:
             lines.append(f"  {gap.task}: unscored")

@@ -11,9 +11,10 @@ aside). Anything else is *unscored*, and the raw reply is kept so a person can s
 judge actually said. A lenient parser that digs digits out of prose turns "I would rate
 this 3 out of 10" into 3, or 31, or 310 — a number nobody measured.
 
-When the judge cannot answer at all (rate-limited, timed out, over budget, connection lost),
-that is the instrument being unavailable: unscored, with the reason. Any other exception is
-a bug in the harness or the judge adapter and is allowed to crash.
+When the judge cannot answer at all (rate-limited, timed out, over budget, connection lost
+or never made), that is the instrument being unavailable: unscored, with the reason. Any
+other exception is a bug in the harness or the judge adapter and is allowed to crash. A
+reply that is not text at all (None, a number) is unscored like any other unreadable reply.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ class RateLimited(Exception):
 
 class OverBudget(Exception):
     """The run has spent the judge calls (or tokens) it was allowed; this one was not made."""
+
+
+class Unreachable(ConnectionError):
+    """The judge could not be reached at all: connection refused, unknown host, TLS failure."""
 
 
 # The closed family of "instrument unavailable" errors. Anything else propagates.

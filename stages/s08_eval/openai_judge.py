@@ -7,22 +7,30 @@ exponential backoff and jitter (a Retry-After header is honoured), then raised a
 "unavailable" errors of judge.py, so the level is unscored; a timeout is TimeoutError; a
 reply of the wrong shape is handed on as text and the strict parser leaves it unscored; a
 call past the budget is never made (OverBudget). A 4xx other than 429 is a configuration
-error (a wrong key, an unknown model) and stops the run with one line.
+error (a wrong key, an unknown model) and stops the run with one line, and so does a
+missing key for an endpoint that is not on this machine — before any call.
+
+A connection that could never be opened (refused, unknown host, TLS failure) is not retried:
+no server is there, and waiting will not bring one. It and timeouts count towards guard.py's
+breaker: after STOP_AFTER in a row the run stops asking and names the endpoint.
 
 Every reply is stored in a SQLite journal the moment it arrives, keyed by endpoint, model,
 the full prompt, the settings that change a reply, and the repeat index (the n-th time this
 run asks the same thing). A re-run with the same inputs makes no call; a run interrupted or
-killed, then re-run, pays for no reply twice. The key is in none of it, and never printed.
+killed, then re-run, pays for no reply twice. Within a run, a question that failed is not
+asked again: the report pass meets the same failure the fetch pass met. The key is in none
+of it, and never printed. The counts: `requests` made (retries included), `paid_calls`
+(replies received), `from_cache` (replies an earlier run stored).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 import random
 import sqlite3
-import sys
 import threading
 import time
 from collections import Counter
@@ -31,13 +39,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlunparse
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
 from stages.s08_eval import prompts
-from stages.s08_eval.judge import OverBudget, RateLimited
+from stages.s08_eval.guard import Breaker, Progress
+from stages.s08_eval.judge import UNAVAILABLE, OverBudget, RateLimited, Unreachable
 
 SETTINGS_FILE = Path(__file__).resolve().parent / "openai_judge.toml"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -117,22 +126,35 @@ class OpenAIJudge:
         self.model = model
         self.settings = settings or load_settings()
         self._key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        from_env = base_url is None and bool(os.environ.get("OPENAI_BASE_URL"))
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         self.endpoint = urlparse(self.base_url).netloc or self.base_url
+        where = safe_url(self.base_url)
+        if not self._key and not on_this_machine(self.base_url):
+            raise CourseInputError(
+                f"--judge openai:{model}: OPENAI_API_KEY is not set, and {where} is not on this "
+                "machine; set the key (a server on 127.0.0.1 or localhost needs none)"
+            )
         self.client = openai.OpenAI(
-            api_key=self._key or "missing-key", base_url=self.base_url, max_retries=0
+            api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
         )
         cache_path = self.settings.cache
         self.cache = ReplyCache(ROOT / cache_path) if use_cache and cache_path else None
         self.sleep = sleep
         self.jitter = random.Random(0)
-        self.progress = sys.stderr.isatty() if progress is None else progress
+        self.progress = progress
+        configured = "OPENAI_BASE_URL" if from_env else "the default" if not base_url else "given"
+        self.breaker = Breaker(
+            f"endpoint {where} ({configured}), model {model}, OPENAI_API_KEY "
+            f"{'set' if self._key else 'not set'}, at most {self.settings.timeout_s:g} s a call"
+        )
         self.lock = threading.Lock()
         self.asked: Counter[str] = Counter()  # prompt -> times asked in this run
-        self.paid = 0  # calls made to the endpoint
-        self.cached = 0  # replies used that an earlier run had stored
-        self.fresh: set[str] = set()  # keys paid for in this run
-        self.prefetching = False
+        self.known: dict[str, str | Exception] = {}  # key -> this run's reply, or its failure
+        self.sent = 0  # questions sent to the endpoint (what the budget counts)
+        self.requests = 0  # HTTP requests made, retries included
+        self.paid = 0  # replies received
+        self.cached = 0  # replies an earlier run had stored
         self.tokens = 0
 
     # -- the judge protocol -----------------------------------------------------------------
@@ -148,6 +170,7 @@ class OpenAIJudge:
         return {
             "model": self.model,
             "endpoint": self.endpoint,
+            "requests": self.requests,
             "paid_calls": self.paid,
             "from_cache": self.cached,
         }
@@ -155,27 +178,47 @@ class OpenAIJudge:
     # -- asking -----------------------------------------------------------------------------
 
     def ask(self, messages: list[dict[str, str]], repeat: int | None = None) -> str:
-        """One reply for these messages: from the cache, or paid for once and then stored."""
+        """One reply for these messages, asked at most once in a run.
+
+        1) this run already asked: the same reply, or the same failure, again;
+        2) an earlier run stored the reply: from the journal;
+        3) otherwise paid for once (within the budget), stored, and remembered.
+        """
         prompt = json.dumps(messages, sort_keys=True)
         with self.lock:
             if repeat is None:
                 repeat = self.asked[prompt]
                 self.asked[prompt] += 1
         key = self.key(prompt, repeat)
+        with self.lock:
+            known = self.known.get(key)
+        if isinstance(known, Exception):
+            raise known  # the fetch pass learned this question fails: it is not asked again
+        if known is not None:
+            return known
         if self.cache is not None and (stored := self.cache.get(key)) is not None:
             with self.lock:
-                self.cached += not self.prefetching and key not in self.fresh
+                self.known[key] = stored
+                self.cached += 1
             return stored
-        with self.lock:
-            over_tokens = 0 < self.settings.max_tokens_total <= self.tokens
-            if self.paid >= self.settings.max_calls or over_tokens:
-                raise OverBudget(f"budget of {self.settings.max_calls} calls spent")
-            self.paid += 1
-        reply = self._call(messages)
+        self.breaker.check()
+        try:
+            with self.lock:
+                over_tokens = 0 < self.settings.max_tokens_total <= self.tokens
+                if self.sent >= self.settings.max_calls or over_tokens:
+                    raise OverBudget(f"budget of {self.settings.max_calls} calls spent")
+                self.sent += 1
+            reply = self._call(messages)
+        except UNAVAILABLE as error:
+            with self.lock:
+                self.known[key] = error
+            self.breaker.record(error)
+            raise
+        self.breaker.record(None)
         if self.cache is not None:
             self.cache.put(key, reply)
-            with self.lock:
-                self.fresh.add(key)
+        with self.lock:
+            self.known[key] = reply
         return reply
 
     def key(self, prompt: str, repeat: int) -> str:
@@ -189,6 +232,8 @@ class OpenAIJudge:
     def _call(self, messages: list[dict[str, str]]) -> str:
         errors = self.openai
         for attempt in range(1, self.settings.attempts + 1):
+            with self.lock:
+                self.requests += 1
             try:
                 # The SDK's own request path (auth, errors, timeouts) without its typed
                 # models: building those costs more CPU than the whole rest of a call.
@@ -205,7 +250,7 @@ class OpenAIJudge:
                 )
             except errors.APITimeoutError:
                 raise TimeoutError(
-                    f"no reply from {self.endpoint} within {self.settings.timeout_s} s"
+                    f"no reply from {self.endpoint} within {self.settings.timeout_s:g} s"
                 ) from None
             except errors.APIStatusError as error:
                 status = error.status_code
@@ -219,13 +264,18 @@ class OpenAIJudge:
                     raise (RateLimited if status == 429 else ConnectionError)(message) from None
                 self.sleep(self._wait(attempt, error.response.headers.get("retry-after")))
                 continue
-            except errors.APIConnectionError:
+            except errors.APIConnectionError as error:
+                cause = never_connected(error)
+                if cause is not None:  # no server there: waiting will not bring one
+                    raise Unreachable(f"cannot connect to {self.endpoint}: {cause}") from None
                 if attempt == self.settings.attempts:
                     raise ConnectionError(
                         f"connection to {self.endpoint} lost, {attempt} attempts"
                     ) from None
                 self.sleep(self._wait(attempt, None))
                 continue
+            with self.lock:
+                self.paid += 1
             return self._text(response)
         raise AssertionError("unreachable: every attempt returns or raises")  # pragma: no cover
 
@@ -259,46 +309,37 @@ class OpenAIJudge:
     # -- many calls at once -----------------------------------------------------------------
 
     def prefetch(self, planned: list[list[dict[str, str]]]) -> int:
-        """Ask every planned prompt, `concurrency` at a time, into the cache; return the count.
+        """Ask every planned prompt, `concurrency` at a time; return how many there were.
 
         Repeat indices follow the plan's order, so the sequential run that follows finds each
-        reply where a sequential run would have asked for it: same replies, same order.
+        reply (or failure) where a sequential run would have asked for it: same replies, same
+        order, and no question asked twice. InstrumentDown stops it.
         """
-        if self.cache is None or not planned:
-            return 0
         seen: Counter[str] = Counter()
         jobs = []
         for messages in planned:
             prompt = json.dumps(messages, sort_keys=True)
             jobs.append((messages, seen[prompt]))
             seen[prompt] += 1
-        done, failed, started = 0, 0, time.monotonic()
+        done = failed = 0
+        progress = Progress(f"judge openai:{self.model}", live=self.progress)
+        progress.begin()
 
         def one(job: tuple[list[dict[str, str]], int]) -> bool:
             try:
                 self.ask(job[0], repeat=job[1])
-            except (RateLimited, OverBudget, TimeoutError, ConnectionError):
+            except UNAVAILABLE:
                 return False
             return True
 
-        self.prefetching = True
-        with ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency)) as pool:
-            for ok in pool.map(one, jobs):
-                done += 1
-                failed += not ok
-                if self.progress:
-                    rate = done / max(1e-9, time.monotonic() - started)
-                    eta = (len(jobs) - done) / rate if rate else 0.0
-                    print(
-                        f"\rjudge: {done}/{len(jobs)} at {rate:.1f}/s, ETA {eta:.0f} s, "
-                        f"{failed} unscored",
-                        end="",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-        self.prefetching = False
-        if self.progress:
-            print(file=sys.stderr)
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency)) as pool:
+                for ok in pool.map(one, jobs):
+                    done += 1
+                    failed += not ok
+                    progress.tick(done, failed, len(jobs))
+        finally:
+            progress.finish()
         with self.lock:
             self.asked.clear()  # the real pass counts its repeats from the start again
         return len(jobs)
@@ -321,3 +362,36 @@ class PlanningJudge:
 
 def settings_summary(settings: Settings) -> dict[str, Any]:
     return asdict(settings)
+
+
+def safe_url(url: str) -> str:
+    """The endpoint as it may be printed: no user, password, query or fragment."""
+    parts = urlparse(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunparse((parts.scheme, netloc, parts.path, "", "", "")) or "(no endpoint)"
+
+
+def on_this_machine(url: str) -> bool:
+    """Whether the endpoint is on loopback, where a server needs no key."""
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def never_connected(error: BaseException) -> str | None:
+    """Why no connection was ever made (refused, unknown host, TLS), or None for a dropped one.
+
+    The SDK wraps its HTTP library's ConnectError, which wraps the socket's own error; a
+    connection that was made and then lost raises a different class, and is worth a retry.
+    """
+    cause: BaseException | None = error
+    while cause is not None:
+        if type(cause).__name__ == "ConnectError":
+            return " ".join(str(cause).split()) or type(cause).__name__
+        cause = cause.__cause__ or cause.__context__
+    return None

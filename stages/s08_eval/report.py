@@ -8,10 +8,12 @@ report is written to); `render` turns that dict into the text a person reads. No
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.detectors import (
     LengthPair,
@@ -23,6 +25,7 @@ from stages.s08_eval.detectors import (
     length_bias,
     position_bias,
 )
+from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.levels import Level, State, end_to_end, evaluate
 from stages.s08_eval.sampling import RATE, TOLERANCE, sample
@@ -49,10 +52,10 @@ def build(
     position["control"] = position_bias(control, position_pairs)
     length["control"] = length_bias(control, length_pairs)
     flakiness = _flakiness(runs, rows, judge, fake)  # asks the judge again: before counting
-    return {
+    report = {
         "cases": {"total": len(rows), "edge": sum(row["edge"] for row in rows)},
-        "judge": {"name": judge.name, "calls": judge.calls},
-        "control": {"name": control.name, "calls": control.calls},
+        "judge": {"name": judge.name, "calls": judge.calls, "unavailable": None},
+        "control": {"name": control.name, "calls": control.calls, "unavailable": None},
         "levels": level_counts(rows),
         "position_bias": {side: _position(result) for side, result in position.items()},
         "length_bias": {side: _length(result) for side, result in length.items()},
@@ -62,7 +65,7 @@ def build(
         "detector_broken": [
             name
             for name, results in (("position_bias", position), ("length_bias", length))
-            if results["control"].state == "found"
+            if results["control"].state == Finding.FOUND
         ],
         "results": rows,
         "text": {
@@ -70,6 +73,36 @@ def build(
             "length_bias": {side: describe_length(r) for side, r in length.items()},
         },
     }
+    report["not_successful"] = failures(report)
+    return report
+
+
+def failures(report: dict[str, Any]) -> list[str]:
+    """Why this run cannot be read as a result; empty when it can.
+
+    A judge that stopped being asked (guard.py's breaker); nothing evaluated at all; a
+    judged level with no case judged; a detector that had too little usable data (on either
+    side: a control that could not answer proves nothing either); a control that shows bias.
+    """
+    found = [
+        f"{side} {report[side]['unavailable']}"
+        for side in ("judge", "control")
+        if report[side]["unavailable"]
+    ]
+    if not evaluated_anything(report):
+        found.append("nothing was evaluated")
+    judged = report["levels"][Level.END_TO_END]
+    if report["cases"]["total"] and judged[State.PASSED] + judged[State.FAILED] == 0:
+        found.append(f"no case could be judged ({judged[State.UNSCORED]} unscored)")
+    for detector in ("position_bias", "length_bias"):
+        for side in ("judge", "control"):
+            if report[detector][side]["state"] == Finding.NOT_EVALUATED:
+                found.append(f"{detector.replace('_', ' ')} ({side}) not evaluated")
+    found += [
+        f"the control shows {name.replace('_', ' ')}: the detector is broken"
+        for name in report["detector_broken"]
+    ]
+    return found
 
 
 def level_counts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
@@ -102,7 +135,8 @@ def _row(run: CaseRun, judge: CountingJudge) -> dict[str, Any]:
 
 def _position(result: PositionResult) -> dict[str, Any]:
     return {
-        "state": result.state,
+        "state": str(result.state),
+        "reason": result.reason,
         "flips": result.flips,
         "pairs": result.pairs,
         "unscored": result.unscored,
@@ -115,7 +149,8 @@ def _length(result: LengthResult) -> dict[str, Any]:
         for gap in result.gaps
     ]
     return {
-        "state": result.state,
+        "state": str(result.state),
+        "reason": result.reason,
         "found": result.found,
         "pairs": result.pairs,
         "unscored": result.unscored,
@@ -149,22 +184,69 @@ def _flakiness(
     return {"state": str(State.PASSED if again == first else State.FAILED), "repeats": 2}
 
 
+def summary(reasons: list[str]) -> str:
+    """The first reason a run is not successful, and how many more the report lists."""
+    more = f" (and {len(reasons) - 1} more in the report)" if len(reasons) > 1 else ""
+    return reasons[0] + more
+
+
+def calls(side: dict[str, Any]) -> str:
+    """A judge's call count; for a real instrument, the requests it made and what came back."""
+    instrument = side.get("instrument")
+    if instrument is None:
+        return f"{side['calls']} calls"
+    return (
+        f"{side['calls']} questions: {instrument['requests']} requests to "
+        f"{instrument['endpoint']}, {instrument['paid_calls']} replies received, "
+        f"{instrument['from_cache']} from the journal"
+    )
+
+
+def writable(path: Path, option: str) -> Path:
+    """`path`, once it is known that a file can be written there: checked before any work.
+
+    Its folder is made if missing. A folder in its place, a file where a folder should be,
+    or a folder without write permission is a CourseInputError naming the option.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CourseInputError(
+            f"{option} {path}: cannot make its folder ({error.strerror})"
+        ) from None
+    if path.is_dir():
+        raise CourseInputError(f"{option} {path}: is a folder, not a file")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CourseInputError(f"{option} {path}: no permission to write here")
+    return path
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a UTF-8 file (and its folder); a place that cannot be written is a CourseInputError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")  # pragma: no mutate (the encoding's spelling)
+    except OSError as error:
+        raise CourseInputError(f"{path}: cannot write ({error.strerror})") from None
+
+
 def write(report: dict[str, Any], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Not mutated by the mutmut sweep: indentation, key order and the spelling of the
-    # encoding are presentation; what the file holds is checked by reading it back.
-    text = json.dumps(report, indent=2, sort_keys=True) + "\n"  # pragma: no mutate
-    path.write_text(text, encoding="utf-8")  # pragma: no mutate
+    # Not mutated by the mutmut sweep: indentation and key order are presentation; what the
+    # file holds is checked by reading it back.
+    write_text(path, json.dumps(report, indent=2, sort_keys=True) + "\n")  # pragma: no mutate
 
 
 def render(report: dict[str, Any]) -> str:
     """The report as text, from the dict alone."""
     total = report["cases"]["total"]
     judge, control = report["judge"], report["control"]
-    lines = [
-        "Stage 8 — evaluation report",
-        f"judge: {judge['name']} ({judge['calls']} calls) · "
-        f"control: {control['name']} ({control['calls']} calls)",
+    lines = ["Stage 8 — evaluation report"]
+    first, *more = report["not_successful"] or [""]
+    if first:
+        lines.append(f"RUN IS NOT SUCCESSFUL: {first}")
+        lines += [f"  and: {reason}" for reason in more]
+    lines += [
+        f"judge: {judge['name']} ({calls(judge)}) · control: {control['name']} ({calls(control)})",
         f"cases: {total}, {report['cases']['edge']} of them edge cases "
         "(read from the trajectories)",
         "",

@@ -8,9 +8,11 @@ from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
+from stages.s08_eval.findings import Finding
 
 GATE_FILE = Path(__file__).resolve().parent / "gate.toml"
 RULES = {"fail_on_verbosity_bias": bool, "max_flip_rate": float, "min_kappa": float}
+SHIFT, FLIPS, KAPPA = "verbosity interval excludes zero", "flip rate", "kappa against people"
 
 
 @dataclass(frozen=True)
@@ -37,29 +39,30 @@ def load_gate(path: Path = GATE_FILE) -> dict[str, Any]:
 
 
 def judge_gate(measured: dict[str, Any], config: dict[str, Any]) -> list[Rule]:
-    """Each rule with its measured value, its limit, and whether it passed."""
+    """Each rule with its measured value, its limit, and whether it passed.
+
+    A rule whose measure is not evaluated fails, unless it is switched off: a check that
+    could not be made has not been passed.
+    """
     verbosity, calibration = measured["verbosity"], measured["calibration"]
-    n = verbosity["n"]
-    flip_rate = verbosity["flips"] / n if n else 1.0  # nothing measured cannot pass
+    enforced = config["fail_on_verbosity_bias"]
+    must = "must not" if enforced else "(not enforced)"
+    at_most = f"at most {config['max_flip_rate']:.2f}"
+    at_least = f"at least {config['min_kappa']:.2f}"
+    if verbosity["state"] == Finding.NOT_EVALUATED:
+        why = f"not evaluated ({verbosity['reason']})"
+        rules = [Rule(SHIFT, why, must, not enforced), Rule(FLIPS, why, at_most, False)]
+    else:
+        found = verbosity["state"] == Finding.FOUND
+        rate = verbosity["flips"] / verbosity["n"]
+        rules = [
+            Rule(SHIFT, "yes" if found else "no", must, not (found and enforced)),
+            Rule(FLIPS, f"{rate:.2f} ({verbosity['flips']} of {verbosity['n']})", at_most,
+                 rate <= config["max_flip_rate"]),
+        ]  # fmt: skip
     kappa = calibration["kappa"]
-    biased = verbosity["excludes_zero"]
-    return [
-        Rule(
-            "verbosity interval excludes zero",
-            "yes" if biased else "no",
-            "must not" if config["fail_on_verbosity_bias"] else "(not enforced)",
-            not (biased and config["fail_on_verbosity_bias"]),
-        ),
-        Rule(
-            "flip rate",
-            f"{flip_rate:.2f} ({verbosity['flips']} of {n})",
-            f"at most {config['max_flip_rate']:.2f}",
-            flip_rate <= config["max_flip_rate"],
-        ),
-        Rule(
-            "kappa against people",
-            "undefined" if kappa is None else f"{kappa:.2f}",
-            f"at least {config['min_kappa']:.2f}",
-            kappa is not None and kappa >= config["min_kappa"],
-        ),
-    ]
+    if calibration["state"] == Finding.NOT_EVALUATED or kappa is None:
+        rules.append(Rule(KAPPA, f"not evaluated ({calibration['reason']})", at_least, False))
+    else:
+        rules.append(Rule(KAPPA, f"{kappa:.2f}", at_least, kappa >= config["min_kappa"]))
+    return rules

@@ -15,7 +15,10 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.detectors import (
     LENGTH_FILE,
     POSITION_FILE,
+    Gap,
+    LengthResult,
     PositionPair,
+    PositionResult,
     describe_length,
     describe_position,
     length_bias,
@@ -23,6 +26,7 @@ from stages.s08_eval.detectors import (
     load_position_pairs,
     position_bias,
 )
+from stages.s08_eval.findings import Finding
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +77,7 @@ def test_position_bias_is_found_on_every_pair_of_the_biased_judge(position_pairs
 @pytest.mark.failure_mode
 def test_the_mirrored_half_finds_no_position_bias_in_the_steady_judge(position_pairs):
     result = position_bias(SteadyJudge(), position_pairs)
-    assert describe_position(result) == f"agreement — 0 of {len(position_pairs)}"
+    assert describe_position(result) == f"none found — 0 of {len(position_pairs)}"
     # the steady judge calls these pairs ties; a tie must stay a tie in both orders
     assert all(ab == ba == "tie" for _, ab, ba in result.verdicts)
 
@@ -102,7 +106,7 @@ def test_length_bias_is_found_with_the_gap_per_pair(length_pairs):
 @pytest.mark.failure_mode
 def test_the_mirrored_half_finds_no_length_bias_in_the_steady_judge(length_pairs):
     result = length_bias(SteadyJudge(), length_pairs)
-    assert result.state == "agreement" and result.found == 0
+    assert result.state == "not_found" and result.found == 0
     assert all(gap.before == gap.after for gap in result.gaps)
 
 
@@ -165,7 +169,11 @@ def test_a_pair_unscored_in_one_order_counts_for_nothing(position_pairs, length_
     length = length_bias(judge, length_pairs)
     assert (length.state, length.found, length.unscored) == ("not_evaluated", 0, 2)
     assert [(g.before, g.after) for g in length.gaps] == [(5, None), (5, None)]
-    assert describe_length(length) == ["NOT EVALUATED — the judge gave no usable score on 2 pairs"]
+    assert describe_length(length) == [
+        "NOT EVALUATED — too little usable data: 0 usable of 2, 2 unscored "
+        "(needs at least 2 and 50%)",
+        *(f"  {pair.task}: unscored" for pair in length_pairs),
+    ]
     # every question named its task
     assert judge.tasks == [p.task for p in position_pairs for _ in "ab"] + [
         p.task for p in length_pairs for _ in "ab"
@@ -173,14 +181,13 @@ def test_a_pair_unscored_in_one_order_counts_for_nothing(position_pairs, length_
 
 
 def test_a_gap_with_one_side_unscored_is_shown_as_unscored():
-    from stages.s08_eval.detectors import Gap, LengthResult
-
-    gaps = [Gap("t0", 4, None, 40), Gap("t1", 3, 5, 40), Gap("t2", None, 4, 40)]
-    assert describe_length(LengthResult("found", 1, 3, 2, gaps)) == [
-        "FOUND — 1 of 3 (2 unscored)",
+    gaps = [Gap("t0", 4, None, 40), Gap("t1", 3, 5, 40), Gap("t2", 4, 4, 40)]
+    # 3 pairs, 1 unscored: the gain is counted over the 2 that were scored both ways
+    assert describe_length(LengthResult(Finding.FOUND, 1, 3, 1, gaps=gaps)) == [
+        "FOUND — 1 of 2 (1 of 3 unscored)",
         "  t0: unscored",
         "  t1: 3 -> 5 (+2 for 40 extra characters)",
-        "  t2: unscored",
+        "  t2: 4 -> 4 (+0 for 40 extra characters)",
     ]
 
 
@@ -215,9 +222,39 @@ def test_a_fact_stated_by_one_answer_only_is_refused(tmp_path):
 
 
 def test_a_partly_unscored_result_says_how_many_pairs_it_could_not_use():
-    from stages.s08_eval.detectors import PositionResult
+    found = PositionResult(Finding.FOUND, 1, 3, 1)
+    assert describe_position(found) == "FOUND — 1 of 2 (1 of 3 unscored)"
+    clean = PositionResult(Finding.NOT_FOUND, 0, 4, 2)
+    assert describe_position(clean) == "none found — 0 of 2 (2 of 4 unscored)"
 
-    assert describe_position(PositionResult("found", 1, 3, 1)) == "FOUND — 1 of 3 (1 unscored)"
-    assert (
-        describe_position(PositionResult("agreement", 0, 3, 2)) == "agreement — 0 of 3 (2 unscored)"
+
+class FlipsOnce:
+    """Prefers the first slot on the first pair only, and cannot be read on the last."""
+
+    def __init__(self, pairs):
+        self.first_task, self.last_task = pairs[0].task, pairs[-1].task
+
+    def score(self, task, answer, reference):
+        raise AssertionError("the position detector only compares")
+
+    def compare(self, task, first, second):
+        if task == self.last_task:
+            return "hmm"
+        return "first" if task == self.first_task else "tie"
+
+
+@pytest.mark.failure_mode
+def test_too_few_usable_pairs_are_not_evaluated_whatever_they_show(position_pairs):
+    # 3 pairs: the first flips, the second ties both ways, the third is unreadable.
+    # 2 usable of 3 (at least MIN_USABLE = 2 and at least half): the flip is a finding.
+    judge = FlipsOnce(position_pairs)
+    result = position_bias(judge, position_pairs)
+    assert (result.state, result.flips, result.unscored) == (Finding.FOUND, 1, 1)
+    # the same judge on the first and the last pair only: 1 usable of 2 is too little,
+    # even though the one usable pair flipped
+    two = [position_pairs[0], position_pairs[-1]]
+    result = position_bias(judge, two)
+    assert (result.state, result.flips, result.unscored) == (Finding.NOT_EVALUATED, 1, 1)
+    assert result.reason == (
+        "too little usable data: 1 usable of 2, 1 unscored (needs at least 2 and 50%)"
     )

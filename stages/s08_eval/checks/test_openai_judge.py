@@ -7,6 +7,7 @@ Nothing is sent anywhere but loopback. The server answers from a script: replies
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -16,8 +17,9 @@ import pytest
 
 from fakes.chat_server import ChatServer, Drop, Hang, Malformed, Reply, Status
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.guard import STOP_AFTER
 from stages.s08_eval.judge import OverBudget, RateLimited, read_score
-from stages.s08_eval.openai_judge import OpenAIJudge, Settings, load_settings
+from stages.s08_eval.openai_judge import OpenAIJudge, Settings, load_settings, safe_url
 
 KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
 ROOT = Path(__file__).resolve().parents[3]
@@ -122,7 +124,7 @@ def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(
         assert len(server.requests) == 3
         assert again.describe() == {
             "model": "some-model", "endpoint": server.url.split("/")[2],
-            "paid_calls": 0, "from_cache": 3,
+            "requests": 0, "paid_calls": 0, "from_cache": 3,
         }  # fmt: skip
         uncached = OpenAIJudge("some-model", Settings(cache=""), api_key=KEY, base_url=server.url)
         uncached.score("t", "a", "r")
@@ -175,14 +177,95 @@ def test_the_report_against_a_server_counts_exactly_the_injected_faults(tmp_path
 
     with ChatServer(default=faulty) as server:
         result = run_report(server, tmp_path)
+        asked = [json.dumps(request["messages"]) for request in server.requests]
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     levels = report["levels"]["end_to_end"]
     assert levels["unscored"] == 2 + 3  # two runs with no answer, three unavailable
     assert sum(levels.values()) == report["cases"]["total"]
+    # 32 questions, each asked once; the 3 broken ones twice (attempts = 2) in the fetch pass
+    # and not again in the report pass: 32 + 3 requests, 29 replies received
+    assert len(asked) == 32 + 3 and len(set(asked)) == 32
+    instrument = report["judge"]["instrument"]
+    assert (instrument["requests"], instrument["paid_calls"]) == (35, 29)
     assert report["flakiness"]["state"] == "not_evaluated"
     assert report["sampling"]["state"] == "not_evaluated"
     assert report["judge"]["instrument"]["endpoint"] == server.url.split("/")[2]
+
+
+def free_port():
+    """A loopback port where nothing listens (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.failure_mode
+def test_a_refused_connection_is_not_retried_and_three_in_a_row_stop_the_run(tmp_path):
+    waits: list[float] = []
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    config = Settings(timeout_s=2.0, cache=str(tmp_path / "c.sqlite"), attempts=5)
+    judge = OpenAIJudge("m", config, api_key=KEY, base_url=url, sleep=waits.append)
+    readings = [read_score(judge, "t", str(n), "r") for n in range(5)]
+    assert waits == []  # no backoff: nothing is listening, and waiting will not change that
+    assert [r.reason.split(": ")[1] for r in readings] == ["Unreachable"] * 2 + [
+        "InstrumentDown"
+    ] * 3
+    assert judge.describe()["requests"] == 3 and judge.describe()["paid_calls"] == 0
+    down = judge.breaker.down()
+    assert down is not None and url in down and "Connection refused" in down
+    assert KEY not in down
+
+
+@pytest.mark.failure_mode
+def test_a_dead_endpoint_ends_the_run_in_seconds_with_one_line(tmp_path):
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url}
+    config = tmp_path / "judge.toml"
+    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\n')
+    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:m", "--json",
+               "--judge-config", str(config), "--out", str(tmp_path / "r.json")]  # fmt: skip
+    started = time.monotonic()
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < 30
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error")]
+    assert len(errors) == 1 and url in errors[0] and "(OPENAI_BASE_URL)" in errors[0]
+    report = json.loads(result.stdout)
+    assert report["judge"]["instrument"]["paid_calls"] == 0
+    assert report["judge"]["unavailable"].startswith("unavailable after")
+    assert KEY not in result.stdout + result.stderr
+
+
+@pytest.mark.failure_mode
+def test_no_key_for_an_endpoint_off_this_machine_is_one_line_before_any_call(tmp_path):
+    with pytest.raises(CourseInputError) as raised:
+        OpenAIJudge("m", Settings(cache=""), api_key="", base_url="https://judge.example/v1")
+    assert str(raised.value) == (
+        "--judge openai:m: OPENAI_API_KEY is not set, and https://judge.example/v1 is not on "
+        "this machine; set the key (a server on 127.0.0.1 or localhost needs none)"
+    )
+    with ChatServer([Reply("6")]) as server:  # loopback: no key needed
+        judge = OpenAIJudge("m", Settings(cache=""), api_key="", base_url=server.url)
+        assert judge.score("t", "a", "r") == "6"
+
+
+@pytest.mark.failure_mode
+def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
+    with ChatServer(default=lambda request: Hang(5.0)) as server:
+        judge = judge_for(server, tmp_path, timeout_s=0.2, concurrency=4)
+        started = time.monotonic()
+        planned = [[{"role": "user", "content": f"q{n}"}] for n in range(40)]
+        judge.prefetch(planned)
+        assert time.monotonic() - started < 5  # one round of time-outs, then nothing is asked
+        assert len(server.requests) <= 4 + STOP_AFTER  # those in flight when it opened
+    assert judge.breaker.down() is not None
+
+
+def test_the_endpoint_is_printed_without_credentials():
+    assert safe_url("https://user:pw@host.example:8443/v1?api-key=s3cret#x") == (
+        "https://host.example:8443/v1"
+    )
 
 
 @pytest.mark.failure_mode

@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,8 @@ def test_the_command_prints_the_report_with_both_halves(cli, tmp_path):
     result = cli("stages.s08_eval", "--out", str(tmp_path / "r.json"))
     assert result.returncode == 0, result.stderr
     assert "judge   (biased): FOUND — 3 of 3" in result.stdout
-    assert "control (steady): agreement — 0 of 3" in result.stdout
+    assert "control (steady): none found — 0 of 3" in result.stdout
+    assert "RUN IS NOT SUCCESSFUL" not in result.stdout
 
 
 def test_the_file_written_recounts_to_the_summary(cli, tmp_path):
@@ -92,8 +94,18 @@ def test_the_json_has_the_documented_keys(cli, tmp_path):
         "trace_survey",
         "sampling",
     } <= set(report)
-    assert set(report["position_bias"]["judge"]) == {"state", "flips", "pairs", "unscored"}
-    assert set(report["length_bias"]["control"]) == {"state", "found", "pairs", "unscored", "gaps"}
+    assert report["not_successful"] == []
+    assert set(report["judge"]) == {"name", "calls", "unavailable"}
+    assert set(report["position_bias"]["judge"]) == {
+        "state",
+        "reason",
+        "flips",
+        "pairs",
+        "unscored",
+    }
+    assert set(report["length_bias"]["control"]) == {
+        "state", "reason", "found", "pairs", "unscored", "gaps"
+    }  # fmt: skip
     assert set(report["length_bias"]["judge"]["gaps"][0]) == {"before", "after", "extra_chars"}
     assert set(report["trace_survey"]) == {"stages", "without_run_key"}
     assert set(report["sampling"]) == {"requests", "sent", "state"}
@@ -105,7 +117,7 @@ def test_the_json_has_the_documented_keys(cli, tmp_path):
     [
         ("fakes.judges:favours_second_slot", "FOUND — 3 of 3", "FOUND — 2 of 2"),
         ("fakes.judges:point_per_25_chars", "FOUND — 3 of 3", "FOUND — 2 of 2"),
-        ("fakes.judges:SteadyJudge", "agreement — 0 of 3", "agreement — 0 of 2"),
+        ("fakes.judges:SteadyJudge", "none found — 0 of 3", "none found — 0 of 2"),
     ],
 )
 def test_plugged_in_judges_meet_the_same_unchanged_detectors(cli, tmp_path, spec, position, length):
@@ -121,6 +133,73 @@ def test_a_plugged_in_judge_that_replies_in_prose_changes_no_denominator(cli, tm
     report = json.loads(cli("stages.s08_eval", *args).stdout)
     assert report["levels"]["end_to_end"]["unscored"] == report["cases"]["total"]
     assert report["position_bias"]["judge"]["state"] == "not_evaluated"
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("judge", ["ProseJudge", "SilentJudge", "RateLimitedJudge"])
+def test_a_judge_that_gives_nothing_usable_makes_the_run_not_successful(cli, tmp_path, judge):
+    out = tmp_path / "r.json"
+    result = cli("stages.s08_eval", "--judge", f"fakes.judges:{judge}", "--out", str(out))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1] == (
+        "RUN IS NOT SUCCESSFUL: no case could be judged (24 unscored)"
+    )  # 22 judged answers unusable, and the 2 runs without an answer
+    report = json.loads(out.read_text())
+    assert report["not_successful"] == [
+        "no case could be judged (24 unscored)",
+        "position bias (judge) not evaluated",
+        "length bias (judge) not evaluated",
+    ]
+    assert result.stderr.splitlines()[-1] == (
+        "error: run is not successful: no case could be judged (24 unscored) "
+        "(and 2 more in the report)"
+    )
+
+
+@pytest.mark.failure_mode
+def test_a_control_without_usable_replies_is_not_a_clean_control(runs):
+    from fakes.judges import ProseJudge
+
+    report = report_for(runs, BiasedJudge(), control=ProseJudge())
+    assert report["detector_broken"] == []  # it found nothing, because it saw nothing
+    assert report["not_successful"] == [
+        "position bias (control) not evaluated",
+        "length bias (control) not evaluated",
+    ]
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
+    out = tmp_path / "r.json"
+    args = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2", "--out", str(out)]
+    started = time.monotonic()
+    result = cli("stages.s08_eval", *args)
+    assert time.monotonic() - started < 20  # 3 x 0.2 s of waiting, then nothing is asked
+    assert result.returncode == 1
+    down = (
+        "judge unavailable after 3 failed calls in a row (TimeoutError: no reply within 0.2 s); "
+        "judge fakes.judges:HangingJudge, at most 0.2 s a call (--judge-timeout); "
+        "the rest were not asked"
+    )
+    assert result.stdout.splitlines()[1] == f"RUN IS NOT SUCCESSFUL: {down}"
+    report = json.loads(out.read_text())
+    assert report["judge"]["unavailable"] == down.removeprefix("judge ")
+    assert report["levels"]["end_to_end"]["unscored"] == report["cases"]["total"]
+    assert report["position_bias"]["judge"]["state"] == "not_evaluated"
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [("folder", "is a folder, not a file"), ("under-a-file", "cannot make its folder")],
+)
+def test_a_report_that_cannot_be_written_is_refused_before_any_work(
+    cli, one_line_error, tmp_path, where, fragment
+):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "a-file").write_text("")
+    out = tmp_path / ("folder" if where == "folder" else "a-file/r.json")
+    one_line_error(cli("stages.s08_eval", "--out", str(out)), f"--out {out}: {fragment}")
 
 
 @pytest.mark.failure_mode

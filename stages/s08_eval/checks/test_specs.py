@@ -1,16 +1,37 @@
 """`--judge SPEC` becomes a judge, or a one-line error naming the spec and what is wrong."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.guard import TIMEOUT_S, GuardedJudge
 from stages.s08_eval.specs import resolve
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def guarded(choice):
+    """The guard a resolved judge sits behind."""
+    assert isinstance(choice.judge, GuardedJudge)
+    return choice.judge
 
 
 def test_the_built_in_fakes_are_marked_as_fakes():
     biased, steady = resolve("biased"), resolve("steady")
-    assert (type(biased.judge), biased.name, biased.fake) == (BiasedJudge, "biased", True)
-    assert (type(steady.judge), steady.name, steady.fake) == (SteadyJudge, "steady", True)
+    assert (type(guarded(biased).judge), biased.name, biased.fake) == (BiasedJudge, "biased", True)
+    assert (type(guarded(steady).judge), steady.name, steady.fake) == (SteadyJudge, "steady", True)
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("spec", ["biased", "fakes.judges:SteadyJudge"])
+def test_every_judge_but_the_real_one_is_guarded_with_the_time_limit_asked_for(spec):
+    assert guarded(resolve(spec, timeout_s=1.5)).timeout_s == 1.5
+    assert guarded(resolve(spec)).timeout_s == TIMEOUT_S
 
 
 @pytest.mark.parametrize(
@@ -22,14 +43,15 @@ def test_the_built_in_fakes_are_marked_as_fakes():
 )
 def test_a_plugged_in_judge_is_built_and_not_taken_for_a_fake(spec, slot, chars):
     choice = resolve(spec)
-    assert isinstance(choice.judge, BiasedJudge)
-    assert (choice.judge.slot, choice.judge.chars_per_point) == (slot, chars)
+    judge = guarded(choice).judge
+    assert isinstance(judge, BiasedJudge)
+    assert (judge.slot, judge.chars_per_point) == (slot, chars)
     assert (choice.name, choice.fake) == (spec, False)
 
 
 def test_an_object_with_the_methods_is_used_as_it_is():
     choice = resolve("stages.s08_eval.checks.test_specs:READY_MADE")
-    assert choice.judge is READY_MADE
+    assert guarded(choice).judge is READY_MADE
 
 
 READY_MADE = SteadyJudge()
@@ -48,8 +70,8 @@ READY_MADE = SteadyJudge()
         ("openai:", "--judge 'openai:': name the model, as in openai:MODEL"),
         (
             "fakes.nowhere:J",
-            "--judge 'fakes.nowhere:J': cannot import 'fakes.nowhere' "
-            "(No module named 'fakes.nowhere')",
+            "--judge 'fakes.nowhere:J': cannot import 'fakes.nowhere': "
+            "ModuleNotFoundError: No module named 'fakes.nowhere'",
         ),
         ("fakes.judges:Nope", "--judge 'fakes.judges:Nope': fakes.judges has no attribute 'Nope'"),
         (
@@ -68,8 +90,8 @@ READY_MADE = SteadyJudge()
         ),
         (
             "fakes.judges:grounding",
-            "--judge 'fakes.judges:grounding': cannot call it with no arguments (grounding() "
-            "missing 2 required positional arguments: 'answer' and 'reference')",
+            "--judge 'fakes.judges:grounding': calling it with no arguments failed: TypeError: "
+            "grounding() missing 2 required positional arguments: 'answer' and 'reference'",
         ),
     ],
 )
@@ -98,4 +120,30 @@ CALLABLE_JUDGE = CallableJudge()
 
 
 def test_a_callable_object_with_the_methods_is_not_called():
-    assert resolve("stages.s08_eval.checks.test_specs:CALLABLE_JUDGE").judge is CALLABLE_JUDGE
+    choice = resolve("stages.s08_eval.checks.test_specs:CALLABLE_JUDGE")
+    assert guarded(choice).judge is CALLABLE_JUDGE
+
+
+BROKEN_MODULES = {
+    "syntax": ("def score(:\n", "SyntaxError: invalid syntax (broken_syntax.py, line 1)"),
+    "raises": ("raise RuntimeError('no config\\nfound')\n", "RuntimeError: no config found"),
+    "factory": ("def make():\n    raise KeyError('JUDGE_URL')\n", "KeyError: 'JUDGE_URL'"),
+}
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("kind", sorted(BROKEN_MODULES))
+def test_a_plug_in_that_cannot_be_loaded_for_any_reason_is_one_line_and_exit_2(tmp_path, kind):
+    source, error = BROKEN_MODULES[kind]
+    (tmp_path / f"broken_{kind}.py").write_text(source)
+    spec = f"broken_{kind}:make"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "stages.s08_eval", "--judge", spec, "--out", str(tmp_path / "r")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stdout == ""
+    doing = "calling it with no arguments failed" if kind == "factory" else (
+        f"cannot import 'broken_{kind}'"
+    )  # fmt: skip
+    assert result.stderr == f"error: --judge {spec!r}: {doing}: {error}\n"

@@ -2,9 +2,17 @@
 
 import pytest
 
-from fakes.judges import BiasedJudge, FamilyJudge, NoisyJudge, SteadyJudge
+from fakes.judges import (
+    BiasedJudge,
+    FamilyJudge,
+    NoisyJudge,
+    ProseJudge,
+    RateLimitedJudge,
+    SilentJudge,
+    SteadyJudge,
+)
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.calibrate import calibrate
+from stages.s09_calibration.calibrate import MEASURES, calibrate, not_evaluated
 from stages.s09_calibration.calibration import load_calibration, load_twins
 
 CASES, TWINS = load_calibration(), load_twins()
@@ -21,7 +29,8 @@ def measured():
 
 def test_the_biased_judge_pays_for_padding_and_flips_at_the_gate(measured):
     verbosity = measured["biased"]["verbosity"]
-    assert verbosity["ci"][0] > 0 and verbosity["bias"] == "longer scores higher"
+    assert verbosity["ci"][0] > 0 and verbosity["verdict"] == "longer scores higher"
+    assert verbosity["state"] == "found"
     assert verbosity["flips"] > 0 and verbosity["n"] == len(CASES)
 
 
@@ -29,11 +38,12 @@ def test_the_biased_judge_pays_for_padding_and_flips_at_the_gate(measured):
 def test_the_mirrored_half_finds_no_verbosity_bias_in_the_steady_judge(measured):
     for key in ("verbosity", "concise"):
         shift = measured["steady"][key]
-        assert (shift["bias"], shift["flips"], shift["mean_delta"]) == ("none", 0, 0.0)
+        assert (shift["state"], shift["flips"], shift["mean_delta"]) == ("not_found", 0, 0.0)
+        assert shift["verdict"] == "no shift"
 
 
 def test_the_concise_twins_expose_a_judge_that_rewards_volume(measured):
-    assert measured["biased"]["concise"]["bias"] == "rewards thoroughness by volume"
+    assert measured["biased"]["concise"]["verdict"] == "rewards thoroughness by volume"
 
 
 @pytest.mark.failure_mode
@@ -47,14 +57,14 @@ def test_a_verdict_counts_only_when_it_survives_the_swap(measured):
 
 def test_self_preference_is_found_in_the_family_judge(measured):
     found = measured["family"]["self_preference"]
-    assert found["found"] and found["ci"][0] > 0
-    assert "use a judge from another family" in found["recommendation"]
+    assert found["state"] == "found" and found["ci"][0] > 0
+    assert "use a judge from another family" in found["verdict"]
 
 
 @pytest.mark.failure_mode
 def test_length_bias_is_not_mistaken_for_self_preference(measured):
-    assert measured["biased"]["self_preference"]["found"] is False
-    assert measured["steady"]["self_preference"]["found"] is False
+    assert measured["biased"]["self_preference"]["state"] == "not_found"
+    assert measured["steady"]["self_preference"]["state"] == "not_found"
 
 
 def test_kappa_separates_the_steady_judge_from_the_biased_one(measured):
@@ -76,6 +86,55 @@ def test_averaging_repeats_narrows_what_noise_alone_produces():
     (once, flips_once), (nine, flips_nine) = width(1), width(9)
     assert nine < once / 2  # nine scorings: the interval about a third as wide
     assert flips_nine <= flips_once
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("judge", [ProseJudge(), SilentJudge(), RateLimitedJudge()])
+def test_a_judge_with_no_usable_reply_leaves_every_measure_not_evaluated(judge):
+    run = calibrate(CountingJudge(judge, "useless"), CASES, TWINS)
+    assert not_evaluated(run) == list(MEASURES)
+    # 48 answers and 96 twins scored 3 times each, and 24 pairs compared in both orders
+    assert run["unscored"]["count"] == 3 * 3 * len(CASES) + 2 * 24 == run["judge"]["calls"]
+    for name in MEASURES:
+        assert run[name]["verdict"] is None and run[name]["usable"] == 0
+    assert run["verbosity"]["reason"] == (
+        "too little usable data: 0 usable of 48, 48 unscored (needs at least 2 and 50%)"
+    )
+    assert run["calibration"]["trustworthy"] is None  # neither trustworthy nor not
+
+
+class ComparesInProse(SteadyJudge):
+    """Scores like the steady judge; every comparison is a sentence nobody can read."""
+
+    def compare(self, task, first, second):
+        return "They are about the same, really."
+
+
+@pytest.mark.failure_mode
+def test_an_unreadable_comparison_is_unscored_never_a_tie():
+    run = calibrate(CountingJudge(ComparesInProse(), "prose-compare"), CASES, TWINS)
+    pairwise = run["pairwise"]
+    assert (pairwise["tie"], pairwise["usable"], pairwise["unscored"]) == (0, 0, 24)
+    assert pairwise["state"] == "not_evaluated" and pairwise["swap_consistency"] is None
+    assert run["unscored"]["count"] == 48  # both orders of 24 pairs, counted as unscored
+
+
+class ScoresHalfTheTexts(SteadyJudge):
+    """Answers in prose for every text longer than 200 characters: a biased sample survives."""
+
+    def score(self, task, answer, reference):
+        return "too long to grade" if len(answer) > 200 else super().score(task, answer, reference)
+
+
+@pytest.mark.failure_mode
+def test_a_measure_is_not_evaluated_below_half_of_its_data_whatever_the_rest_shows():
+    run = calibrate(CountingJudge(ScoresHalfTheTexts(), "half"), CASES, TWINS)
+    verbosity = run["verbosity"]
+    # only 4 of the 48 padded twins are 200 characters or shorter (their originals too): 4
+    # pairs are scored both ways, and they are the shortest answers, not a random sample
+    short = [c for c in CASES if len(TWINS[c.id].padded) <= 200 and len(c.answer) <= 200]
+    assert verbosity["usable"] == len(short) == 4 and verbosity["total"] == 48
+    assert verbosity["state"] == "not_evaluated" and verbosity["verdict"] is None
 
 
 def test_the_command_prints_judge_and_control_side_by_side(cli, tmp_path):

@@ -1,7 +1,7 @@
-"""The gate, the audit of existing scores, plots, and the rubric change held to its record."""
+"""The gate, plots, and the rubric change held to its record."""
 
-import csv
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -9,8 +9,7 @@ import pytest
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.audit import Columns, audit, summary
-from stages.s09_calibration.calibrate import calibrate, rubric_change
+from stages.s09_calibration.calibrate import MEASURES, calibrate, rubric_change
 from stages.s09_calibration.calibration import load_calibration, load_twins
 from stages.s09_calibration.gate import judge_gate, load_gate
 from stages.s09_calibration.rubrics import Rubric
@@ -19,11 +18,15 @@ STAGE = Path(__file__).resolve().parents[1]
 CONFIG = {"fail_on_verbosity_bias": True, "max_flip_rate": 0.05, "min_kappa": 0.6}
 
 
-def measured(flips=0, n=40, excludes_zero=False, kappa=0.7):
+def measured(flips=0, n=40, shift="not_found", kappa=0.7):
+    """What the gate reads of a calibration: no data (n = 0, kappa None) is not evaluated."""
+    lost = "too little usable data"
     return {
-        "verbosity": {"flips": flips, "n": n, "excludes_zero": excludes_zero},
-        "calibration": {"kappa": kappa},
-    }
+        "verbosity": {"state": "not_evaluated" if n == 0 else shift, "reason": lost,
+                      "flips": flips, "n": n},
+        "calibration": {"state": "not_evaluated" if kappa is None else "not_found",
+                        "reason": lost, "kappa": kappa},
+    }  # fmt: skip
 
 
 def test_the_gate_fails_the_biased_judge_and_passes_the_steady_one(cli):
@@ -42,7 +45,7 @@ def test_the_gate_fails_the_biased_judge_and_passes_the_steady_one(cli):
         (measured(flips=3, n=40), [True, False, True]),
         (measured(kappa=0.6), [True, True, True]),  # at the bar passes
         (measured(kappa=0.59), [True, True, False]),
-        (measured(excludes_zero=True), [False, True, True]),
+        (measured(shift="found"), [False, True, True]),
     ],
 )
 def test_each_rule_at_and_beyond_its_threshold(case, passes):
@@ -51,13 +54,27 @@ def test_each_rule_at_and_beyond_its_threshold(case, passes):
 
 @pytest.mark.failure_mode
 def test_nothing_measured_or_kappa_undefined_cannot_pass_the_gate():
-    assert [r.passed for r in judge_gate(measured(n=0), CONFIG)] == [True, False, True]
+    unmeasured = judge_gate(measured(n=0), CONFIG)
+    assert [r.passed for r in unmeasured] == [False, False, True]
+    assert unmeasured[1].value == "not evaluated (too little usable data)"
     assert [r.passed for r in judge_gate(measured(kappa=None), CONFIG)] == [True, True, False]
+    # a rule switched off stays off, measured or not
+    relaxed = dict(CONFIG, fail_on_verbosity_bias=False)
+    assert [r.passed for r in judge_gate(measured(n=0), relaxed)] == [True, False, True]
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("judge", ["ProseJudge", "SilentJudge", "RateLimitedJudge"])
+def test_the_gate_fails_a_judge_that_gives_nothing_usable(cli, judge):
+    result = cli("stages.s09_calibration", "gate", "--judge", f"fakes.judges:{judge}")
+    assert result.returncode == 1
+    assert result.stdout.count("not evaluated (too little usable data: 0 usable of 48") == 3
+    assert "FAILED: 0 of 3 rules" in result.stdout
 
 
 def test_a_rule_can_be_switched_off_in_the_config():
     relaxed = dict(CONFIG, fail_on_verbosity_bias=False)
-    rule = judge_gate(measured(excludes_zero=True), relaxed)[0]
+    rule = judge_gate(measured(shift="found"), relaxed)[0]
     assert (rule.passed, rule.limit) == (True, "(not enforced)")
 
 
@@ -87,61 +104,6 @@ def test_the_shipped_gate_config_is_the_documented_defaults():
     assert load_gate() == CONFIG
 
 
-def write_csv(path, rows):
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["item", "reply_text", "judge_grade", "person"])
-        writer.writerows(rows)
-
-
-@pytest.mark.failure_mode
-def test_the_audit_counts_and_names_bad_rows_and_measures_the_rest(tmp_path):
-    path = tmp_path / "theirs.csv"
-    write_csv(path, [
-        [1, "short", 3, "fail"], [2, "a much longer reply", 8, "pass"],
-        [3, "mid size", "n/a", "pass"], [4, "longer still, and then some", 9, "fail"],
-        [5, "tiny", 2, "maybe"], [6, "", 5, "pass"], [7, "medium reply", 7, "8"],
-    ])  # fmt: skip
-    queue = tmp_path / "queue.jsonl"
-    with queue.open("w") as handle:
-        found = audit(path, Columns("judge_grade", answer="reply_text", human="person"), 7, handle)
-    result = summary(found, Columns("judge_grade", answer="reply_text", human="person"))
-    assert (result["rows"], result["skipped"]) == (4, 3)
-    assert result["problems"] == [
-        "row 4: score 'n/a' is not a number",
-        "row 6: human label 'maybe' is neither a score nor pass/fail",
-        "row 7: no value in column 'reply_text'",
-    ]
-    # kept: human fail/judge fail (1), pass/pass (2), fail/pass (4), pass/pass (7, human 8)
-    # observed 3 of 4; human pass 2/4, judge pass 3/4: expected 0.5*0.75 + 0.5*0.25 = 0.5
-    assert result["calibration"]["observed"] == 0.75
-    assert result["calibration"]["expected"] == 0.5
-    assert result["calibration"]["kappa"] == pytest.approx(0.5)
-    assert [json.loads(line)["row"] for line in queue.read_text().splitlines()] == [5]
-
-
-def test_the_audit_reads_jsonl_and_a_length_column(tmp_path):
-    path = tmp_path / "scores.jsonl"
-    rows = [{"s": 1, "n": 10}, {"s": 2, "n": 20}, {"s": 3, "n": 40}, "oops", {"s": 4, "n": 80}]
-    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n{broken\n")
-    result = summary(audit(path, Columns("s", length="n"), 7, None), Columns("s", length="n"))
-    assert (result["rows"], result["skipped"]) == (4, 2)
-    assert result["length_confound"]["spearman"] == pytest.approx(1.0)
-    assert "calibration" not in result
-
-
-@pytest.mark.failure_mode
-def test_the_audit_command_names_columns_and_fails_when_nothing_was_usable(cli, tmp_path):
-    path = tmp_path / "theirs.csv"
-    write_csv(path, [[1, "short", "x", "fail"]])
-    result = cli("stages.s09_calibration", "audit", str(path), "--score-col", "judge_grade",
-                 "--answer-col", "reply_text", "--json")  # fmt: skip
-    assert result.returncode == 1
-    assert json.loads(result.stdout)["skipped"] == 1
-    missing = cli("stages.s09_calibration", "audit", str(path), "--score-col", "judge_grade")
-    assert missing.returncode == 2 and "name the answer column" in missing.stderr
-
-
 def test_plots_are_written_as_png_files(cli, tmp_path):
     result = cli("stages.s09_calibration", "report", "--plots", str(tmp_path / "plots"),
                  "--out", str(tmp_path / "r.json"))  # fmt: skip
@@ -150,19 +112,113 @@ def test_plots_are_written_as_png_files(cli, tmp_path):
         assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.failure_mode
+@pytest.mark.parametrize("judge", ["ProseJudge", "SilentJudge", "RateLimitedJudge"])
+def test_a_report_over_no_usable_reply_says_so_at_the_top_and_exits_1(cli, tmp_path, judge):
+    out = tmp_path / "r.json"
+    result = cli("stages.s09_calibration", "report", "--judge", f"fakes.judges:{judge}",
+                 "--out", str(out))  # fmt: skip
+    assert result.returncode == 1
+    # every text scored 3 times (48 answers, 96 twins) and 24 pairs in both orders: 480
+    assert result.stdout.splitlines()[1] == (
+        "RUN IS NOT SUCCESSFUL: nothing was evaluated for the judge: 480 of 480 replies unscored"
+    )
+    assert result.stdout.count("NOT EVALUATED — too little usable data: 0 usable of") == 6
+    report = json.loads(out.read_text())
+    for name in MEASURES:
+        assert (report[name]["state"], report[name]["usable"]) == ("not_evaluated", 0)
+        assert report["control"][name]["state"] != "not_evaluated"  # the control still works
+    assert report["rubric_change"]["state"] == "not_evaluated"
+    assert report["unscored"]["count"] == 480
+
+
+@pytest.mark.failure_mode
+def test_one_measure_without_data_is_enough_to_fail_the_report(cli, tmp_path):
+    # scores like the steady judge, compares in prose: only pairwise has no usable reply
+    judge = "stages.s09_calibration.checks.test_calibrate:ComparesInProse"
+    out = tmp_path / "r.json"
+    result = cli("stages.s09_calibration", "report", "--judge", judge, "--out", str(out))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1] == (
+        "RUN IS NOT SUCCESSFUL: not evaluated for the judge: pairwise"
+    )
+    report = json.loads(out.read_text())
+    assert [name for name in MEASURES if report[name]["state"] == "not_evaluated"] == ["pairwise"]
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_hangs_ends_report_and_gate_in_seconds(cli, tmp_path):
+    hangs = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2"]
+    for command in (["report", *hangs, "--out", str(tmp_path / "r.json")], ["gate", *hangs]):
+        started = time.monotonic()
+        result = cli("stages.s09_calibration", *command)
+        assert time.monotonic() - started < 30  # 3 time-outs of 0.2 s, then nothing is asked
+        assert result.returncode == 1
+        assert "judge unavailable after 3 failed calls in a row (TimeoutError" in (
+            result.stdout.replace("the judge is unavailable", "judge unavailable")
+        )
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--repeats", "0"], "argument --repeats: 0: each text must be scored at least once"),
+        (["--repeats", "-1"], "argument --repeats: -1: each text must be scored at least once"),
+        (["--repeats", "two"], "argument --repeats: 'two' is not a whole number"),
+        (
+            ["--judge-timeout", "0"],
+            "argument --judge-timeout: '0': a time limit must be above 0 and finite",
+        ),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_arguments_that_cannot_make_a_measurement_are_refused(cli, arguments, message):
+    result = cli("stages.s09_calibration", "report", *arguments)
+    assert result.returncode == 2 and result.stdout == ""
+    # the report command's own usage and error, not the top-level one
+    assert result.stderr.startswith("usage: python -m stages.s09_calibration report ")
+    assert result.stderr.endswith(f"python -m stages.s09_calibration report: error: {message}\n")
+
+
+def test_calibrate_refuses_to_score_each_text_no_times():
+    with pytest.raises(ValueError, match="repeats must be at least 1, got 0"):
+        calibrate(CountingJudge(SteadyJudge(), "s"), load_calibration(), load_twins(), repeats=0)
+
+
+@pytest.mark.failure_mode
+def test_outputs_that_cannot_be_written_are_refused_before_any_work(cli, one_line_error, tmp_path):
+    (tmp_path / "a-file").write_text("")
+    out = tmp_path / "a-file" / "r.json"
+    one_line_error(cli("stages.s09_calibration", "report", "--out", str(out)),
+                   f"--out {out}: cannot make its folder")  # fmt: skip
+    plots = tmp_path / "a-file"
+    one_line_error(cli("stages.s09_calibration", "report", "--plots", str(plots),
+                       "--out", str(tmp_path / "r.json")),
+                   f"--plots {plots}: is a file; name a folder for the plots")  # fmt: skip
+    assert not (tmp_path / "r.json").exists()  # refused before anything was measured
+
+
 def test_the_report_json_has_the_documented_keys(cli, tmp_path):
     report = json.loads(cli("stages.s09_calibration", "report", "--json",
                             "--out", str(tmp_path / "r.json")).stdout)  # fmt: skip
+    every = {"state", "reason", "usable", "total", "unscored", "verdict"}
+    assert report["not_successful"] == [] and report["reply"] == "bare"
     for side in (report, report["control"]):
         for key in ("verbosity", "concise"):
-            assert {"n", "repeats", "mean_delta", "ci", "share_higher", "flips", "bias"} <= set(
+            assert every | {"n", "repeats", "mean_delta", "ci", "share_higher", "flips"} == set(
                 side[key]
             )
-        assert {"kappa", "observed", "expected", "trustworthy", "disagreements"} <= set(
-            side["calibration"]
+        assert every | {"kappa", "observed", "expected", "trustworthy", "disagreements",
+                        "scored", "queue"} == set(side["calibration"])  # fmt: skip
+        assert every | {"spearman", "ci", "pearson"} == set(side["length_confound"])
+        assert every | {"pairs", "gap", "ci"} == set(side["self_preference"])
+        assert every | {"bullets", "prose", "tie", "pairs", "calls", "swap_consistency"} == set(
+            side["pairwise"]
         )
-        assert set(side["length_confound"]) == {"pearson", "spearman"}
-        assert set(side["judge"]) == {"name", "calls"}
+        assert set(side["unscored"]) == {"count", "reasons", "example"}
+        assert set(side["judge"]) == {"name", "calls", "calls_in_all", "unavailable"}
+    assert every | {"open", "facts"} == set(report["rubric_change"])
 
 
 def test_the_rubric_change_is_the_recorded_one():
@@ -178,7 +234,7 @@ def test_the_rubric_change_is_the_recorded_one():
 def test_the_checklist_removes_the_length_bias_and_leaves_the_steady_judge_as_it_was():
     cases, twins = load_calibration(), load_twins()
     facts = calibrate(CountingJudge(BiasedJudge(), "b"), cases, twins, rubric=Rubric.FACTS)
-    assert facts["verbosity"]["bias"] == "none"
+    assert (facts["verbosity"]["state"], facts["verbosity"]["verdict"]) == ("not_found", "no shift")
     steady_open = calibrate(CountingJudge(SteadyJudge(), "s"), cases, twins)
     steady_facts = calibrate(CountingJudge(SteadyJudge(), "s"), cases, twins, rubric=Rubric.FACTS)
     assert steady_open["calibration"] == steady_facts["calibration"]

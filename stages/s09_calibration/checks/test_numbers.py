@@ -26,8 +26,7 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
 
     def kappa(name):
         c = run[name]["calibration"]
-        word = "trustworthy" if c["trustworthy"] else "NOT trustworthy"
-        return f"{_number(c['kappa'])} — {word}, {c['disagreements']} disagreements"
+        return f"{_number(c['kappa'])} — {c['verdict']}, {c['disagreements']} disagreements"
 
     selfpref = run["family"]["self_preference"]
     checklist = calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins, rubric="facts")
@@ -37,7 +36,7 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
         "calibration cases": f"{len(cases)}, {len(families(cases))} pairs",
         "biased verbosity": f"mean delta {_number(verbosity['mean_delta'])} "
         f"{_interval(verbosity['ci'])}, {verbosity['flips']} of {verbosity['n']} flip — "
-        f"{verbosity['bias']}",
+        f"{verbosity['verdict']}",
         "biased pairwise swap consistency": _number(run["biased"]["pairwise"]["swap_consistency"]),
         "kappa, biased judge": kappa("biased"),
         "kappa, steady judge": kappa("steady"),

@@ -2,9 +2,13 @@
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from fakes.chat_server import ChatServer
 
@@ -37,3 +41,32 @@ def test_report_and_gate_run_against_an_openai_compatible_server(tmp_path):
     assert gate.returncode == 1 and "kappa against people: 0.00" in gate.stdout
     everything = report.stdout + report.stderr + gate.stdout + gate.stderr
     assert KEY not in everything + (tmp_path / "cache.sqlite").read_bytes().decode("latin-1")
+
+
+@pytest.mark.failure_mode
+def test_report_and_gate_against_a_dead_endpoint_end_in_seconds_with_one_line(tmp_path):
+    with socket.socket() as probe:  # a loopback port where nothing listens
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url}
+    config = tmp_path / "judge.toml"
+    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\n')
+    common = ["--judge", "openai:m", "--judge-config", str(config)]
+    for command in (["report", *common, "--json", "--out", str(tmp_path / "r.json")],
+                    ["gate", *common]):  # fmt: skip
+        started = time.monotonic()
+        result = subprocess.run(
+            [sys.executable, "-m", "stages.s09_calibration", *command],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert time.monotonic() - started < 30
+        assert result.returncode == 1
+        assert KEY not in result.stdout + result.stderr
+        if command[0] == "report":
+            errors = [line for line in result.stderr.splitlines() if line.startswith("error")]
+            assert len(errors) == 1 and url in errors[0] and "(OPENAI_BASE_URL)" in errors[0]
+            report = json.loads(result.stdout)
+            assert report["judge"]["instrument"]["paid_calls"] == 0
+            assert report["verbosity"]["state"] == "not_evaluated"
+        else:
+            assert "the judge is unavailable after 3 failed calls in a row" in result.stdout

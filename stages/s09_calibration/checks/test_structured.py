@@ -51,6 +51,25 @@ def test_a_judge_replying_in_json_read_as_bare_numbers_is_all_unscored_and_count
     cases, twins = load_calibration()[:4], load_twins()
     as_bare = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply="bare")
     as_json = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply="json")
-    assert as_bare["unscored"] == as_bare["judge"]["calls"] - as_bare["pairwise"]["calls"]
+    unusable = as_bare["unscored"]
+    assert unusable["count"] == as_bare["judge"]["calls"] - as_bare["pairwise"]["calls"]
+    assert unusable["reasons"] == {"unparseable reply": unusable["count"]}
+    assert json.loads(unusable["example"])["score"] in range(11)  # the JSON, kept as given
     assert as_bare["calibration"]["scored"] == 0 and as_bare["verbosity"]["n"] == 0
-    assert as_json["unscored"] == 0 and as_json["calibration"]["scored"] == 4
+    assert as_bare["verbosity"]["state"] == as_bare["calibration"]["state"] == "not_evaluated"
+    assert as_json["unscored"]["count"] == 0 and as_json["calibration"]["scored"] == 4
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_does_not_answer_in_json_is_told_apart_in_the_report(cli, tmp_path):
+    # the steady judge replies bare numbers; asked for JSON, every score is unscored and the
+    # report says what came back and what was asked for
+    result = cli("stages.s09_calibration", "report", "--judge", "steady", "--reply", "json",
+                 "--out", str(tmp_path / "r.json"))  # fmt: skip
+    assert result.returncode == 1
+    header = next(line for line in result.stdout.splitlines() if line.startswith("judge: "))
+    # 48 answers and 96 twins, each scored 3 times: 432 unusable scores; 48 comparisons read
+    assert header.startswith("judge: steady (480 calls, 432 unscored (432 unparseable reply); e.g.")
+    assert header.endswith(
+        "asked for strict JSON with exactly the keys ['reason', 'score'], score 0-10)"
+    )

@@ -1,0 +1,88 @@
+"""No verdict without data: every measure ends found, not found, or not evaluated.
+
+A detector that had nothing to look at has not found "no bias"; it has not looked. So every
+measure of the course, from this stage on, ends in one of three states and says what it
+stood on:
+
+    found          enough usable data, and they show the flaw the measure looks for
+    not_found      enough usable data, and they do not show it
+    not_evaluated  too little usable data to say either; the reason and the counts say why
+
+Enough means at least MIN_USABLE usable items *and* at least MIN_SHARE of the items the
+measure set out to use. A judge that answered 2 of 48 questions has not been measured,
+whatever those 2 say: the replies a judge could not give are rarely a random sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from stages.s01_model.model import Name
+
+MIN_USABLE = 2  # one item has no spread: an interval around it has zero width
+MIN_SHARE = 0.5  # at least half of what the measure set out to use
+
+
+class Finding(Name):
+    FOUND = "found"  # the data show the flaw
+    NOT_FOUND = "not_found"  # the data are enough, and do not show it
+    NOT_EVALUATED = "not_evaluated"  # too little usable data to say either
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a measure stood on: `usable` of `total` items; `unscored` lost to the judge."""
+
+    usable: int
+    total: int
+    unscored: int = 0
+
+    def shortfall(self) -> str | None:
+        """Why these data are too few to conclude from; None when they are enough."""
+        if self.total == 0:
+            return "nothing to measure"
+        if self.usable < MIN_USABLE or self.usable < MIN_SHARE * self.total:
+            return (
+                f"too little usable data: {self.counts()} "
+                f"(needs at least {MIN_USABLE} and {MIN_SHARE:.0%})"
+            )
+        return None
+
+    def counts(self) -> str:
+        return f"{self.usable} usable of {self.total}, {self.unscored} unscored"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A measure's state, why it is not evaluated (or ""), and what it stood on."""
+
+    state: Finding
+    reason: str
+    evidence: Evidence
+
+    def fields(self) -> dict[str, Any]:
+        """The keys every measure carries in a report's JSON."""
+        return {
+            "state": str(self.state),
+            "reason": self.reason,
+            "usable": self.evidence.usable,
+            "total": self.evidence.total,
+            "unscored": self.evidence.unscored,
+        }
+
+
+def decide(evidence: Evidence, found: bool | None, undefined: str = "undefined") -> Outcome:
+    """The state a measure ends in.
+
+    1) too little usable data: not evaluated, whatever the figures say;
+    2) a figure that is not defined on these data (`found` None): not evaluated, `undefined`
+       says why;
+    3) otherwise found or not found.
+    """
+    short = evidence.shortfall()
+    if short is not None:
+        return Outcome(Finding.NOT_EVALUATED, short, evidence)
+    if found is None:
+        return Outcome(Finding.NOT_EVALUATED, f"{undefined} ({evidence.counts()})", evidence)
+    return Outcome(Finding.FOUND if found else Finding.NOT_FOUND, "", evidence)

@@ -1,0 +1,192 @@
+"""A judge on a leash: a time limit on every call, a breaker for a dead instrument, progress.
+
+A judge is someone else's code, or someone else's server. Three things can go wrong that the
+strict parser never sees, because no reply arrives at all:
+
+- A call hangs. Every call to a plug-in judge runs in a worker thread and gets `timeout_s`
+  seconds (TIMEOUT_S unless `--judge-timeout` says otherwise); past that it is unscored
+  "timed out" (TimeoutError) and the run goes on. The worker is left behind, not killed:
+  Python cannot stop a thread, so a judge that hangs keeps a thread until the run ends.
+- The instrument is dead. A refused connection, an unknown host, a TLS failure or a call
+  that timed out is not a blip that a retry fixes. After STOP_AFTER of them in a row the
+  breaker opens: the run stops asking (every later question is unscored InstrumentDown, at
+  once), its report says which instrument could not be reached and how it was configured,
+  and the command exits 1 — in seconds, not after waiting on every question in turn.
+- A long run is silent. Progress goes to stderr: a live line on a terminal, and one line
+  every PROGRESS_EVERY_S seconds otherwise, so that a CI log shows the run is alive.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from stages.s08_eval.judge import Judge, Unreachable
+
+TIMEOUT_S = 30.0  # per call; with STOP_AFTER = 3 a judge that always hangs stops in ~90 s
+STOP_AFTER = 3  # dead-instrument failures in a row before the run stops asking
+PROGRESS_EVERY_S = 5.0  # without a terminal: one progress line this often, once this late
+LIVE_AFTER_S = 2.0  # on a terminal: a live line once a run has taken this long
+
+
+class InstrumentDown(ConnectionError):
+    """STOP_AFTER calls in a row found the judge dead: every later call is refused unasked.
+
+    One of the "unavailable" errors, so each question it refuses is unscored, and the report
+    still comes out, every measure that depended on the judge not evaluated.
+    """
+
+
+# What counts towards the breaker: the instrument is not there, rather than busy.
+DEAD = (TimeoutError, Unreachable, ConnectionRefusedError)
+
+
+class Breaker:
+    """Counts dead-instrument failures in a row; at `stop_after` it opens and stays open."""
+
+    def __init__(self, instrument: str, stop_after: int = STOP_AFTER) -> None:
+        self.instrument = instrument  # what to name in the message; never a key
+        self.stop_after = stop_after
+        self.in_a_row = 0
+        self.why: str | None = None  # set once, when it opens
+        self.lock = threading.Lock()
+
+    def check(self) -> None:
+        """Refuse to ask once the breaker is open."""
+        if self.why is not None:
+            raise InstrumentDown(self.why)
+
+    def record(self, error: BaseException | None) -> None:
+        """Note how a call ended; raise InstrumentDown on the failure that opens the breaker."""
+        with self.lock:
+            if not isinstance(error, DEAD):
+                self.in_a_row = 0  # a reply, or a fault of another kind: the instrument is there
+                return
+            self.in_a_row += 1
+            if self.why is None and self.in_a_row >= self.stop_after:
+                self.why = (
+                    f"unavailable after {self.in_a_row} failed calls in a row "
+                    f"({type(error).__name__}: {error}); {self.instrument}; "
+                    "the rest were not asked"
+                )
+        self.check()
+
+    def down(self) -> str | None:
+        """Why the run stopped asking this instrument; None while it is still asked."""
+        return self.why
+
+
+class Progress:
+    """How far a run has got, on stderr; silent for a run that ends quickly."""
+
+    def __init__(
+        self,
+        label: str,
+        live: bool | None = None,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty() if live is None else live
+        self.clock = clock
+        self.started: float | None = None  # when the first call began: an idle judge is quiet
+        self.last = 0.0
+        self.shown = False
+        self.lock = threading.Lock()
+
+    def begin(self) -> None:
+        """Start the clock, at the first call (later calls change nothing)."""
+        with self.lock:
+            if self.started is None:
+                self.started = self.last = self.clock()
+
+    def tick(self, done: int, failed: int, total: int | None = None) -> None:
+        self.begin()
+        now = self.clock()
+        with self.lock:
+            elapsed = now - self.started if self.started is not None else 0.0
+            if self.live:
+                due = elapsed >= LIVE_AFTER_S and now - self.last >= 0.1
+            else:
+                due = elapsed >= PROGRESS_EVERY_S and now - self.last >= PROGRESS_EVERY_S
+            if not due:
+                return
+            self.last = now
+            self.shown = True
+            count = f"{done}/{total}" if total else f"{done} call{'s' * (done != 1)}"
+            rate = done / elapsed if elapsed > 0 else 0.0
+            eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
+            line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
+            if self.live:
+                print(f"\r{line}", end="", file=self.stream, flush=True)
+            else:
+                print(line, file=self.stream, flush=True)
+
+    def finish(self) -> None:
+        """End a live line, so that what is printed next starts on its own."""
+        if self.live and self.shown:
+            print(file=self.stream, flush=True)
+            self.shown = False
+
+
+def call_with_timeout(call: Callable[[], Any], timeout_s: float) -> Any:
+    """Run `call` in a worker thread; TimeoutError if it has not returned in `timeout_s`."""
+    outcome: dict[str, Any] = {}
+    finished = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["reply"] = call()
+        except BaseException as error:  # handed to the caller, whatever it is
+            outcome["error"] = error
+        finally:
+            finished.set()
+
+    threading.Thread(target=work, name="judge-call", daemon=True).start()
+    if not finished.wait(timeout_s):
+        raise TimeoutError(f"no reply within {timeout_s:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["reply"]
+
+
+class GuardedJudge:
+    """Any judge, with a time limit on each call, a breaker and progress."""
+
+    def __init__(
+        self, judge: Judge, name: str, timeout_s: float = TIMEOUT_S, progress: bool | None = None
+    ) -> None:
+        self.judge = judge
+        self.timeout_s = timeout_s
+        self.breaker = Breaker(f"judge {name}, at most {timeout_s:g} s a call (--judge-timeout)")
+        self.progress = Progress(f"judge {name}", live=progress)
+        self.calls = self.failed = 0
+
+    # The reply is passed on as it came, even when it is not text: the harness reads it.
+    def score(self, task: str, answer: str, reference: str) -> Any:
+        return self._ask(lambda: self.judge.score(task, answer, reference))
+
+    def compare(self, task: str, first: str, second: str) -> Any:
+        return self._ask(lambda: self.judge.compare(task, first, second))
+
+    def _ask(self, call: Callable[[], Any]) -> Any:
+        self.breaker.check()
+        self.calls += 1
+        self.progress.begin()
+        try:
+            reply = call_with_timeout(call, self.timeout_s)
+        except Exception as error:
+            self.failed += 1
+            self.progress.tick(self.calls, self.failed)
+            self.breaker.record(error)
+            raise
+        self.breaker.record(None)
+        self.progress.tick(self.calls, self.failed)
+        return reply
+
+    def finish(self) -> None:
+        self.progress.finish()
