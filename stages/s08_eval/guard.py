@@ -104,7 +104,8 @@ class Progress:
             if self.started is None:
                 self.started = self.last = self.clock()
 
-    def tick(self, done: int, failed: int, total: int | None = None) -> None:
+    def tick(self, done: int, failed: int, total: int | None = None, note: str = "") -> None:
+        """Show how far the run has got, when a line is due; `note` says what it waits for."""
         self.begin()
         now = self.clock()
         with self.lock:
@@ -121,6 +122,7 @@ class Progress:
             rate = done / elapsed if elapsed > 0 else 0.0
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
             line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
+            line += f"; {note}" if note else ""
             if self.live:
                 print(f"\r{line}", end="", file=self.stream, flush=True)
             else:
@@ -133,8 +135,13 @@ class Progress:
             self.shown = False
 
 
-def call_with_timeout(call: Callable[[], Any], timeout_s: float) -> Any:
-    """Run `call` in a worker thread; TimeoutError if it has not returned in `timeout_s`."""
+def call_with_timeout(
+    call: Callable[[], Any], timeout_s: float, waiting: Callable[[float], None] | None = None
+) -> Any:
+    """Run `call` in a worker thread; TimeoutError if it has not returned in `timeout_s`.
+
+    While it waits, `waiting(seconds so far)` is called about once a second.
+    """
     outcome: dict[str, Any] = {}
     finished = threading.Event()
 
@@ -147,8 +154,13 @@ def call_with_timeout(call: Callable[[], Any], timeout_s: float) -> Any:
             finished.set()
 
     threading.Thread(target=work, name="judge-call", daemon=True).start()
-    if not finished.wait(timeout_s):
-        raise TimeoutError(f"no reply within {timeout_s:g} s")
+    started = time.monotonic()
+    while not finished.wait(min(1.0, max(0.0, started + timeout_s - time.monotonic()))):
+        waited = time.monotonic() - started
+        if waited >= timeout_s:
+            raise TimeoutError(f"no reply within {timeout_s:g} s")
+        if waiting is not None:
+            waiting(waited)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["reply"]
@@ -178,7 +190,7 @@ class GuardedJudge:
         self.calls += 1
         self.progress.begin()
         try:
-            reply = call_with_timeout(call, self.timeout_s)
+            reply = call_with_timeout(call, self.timeout_s, self._waiting)
         except Exception as error:
             self.failed += 1
             self.progress.tick(self.calls, self.failed)
@@ -187,6 +199,10 @@ class GuardedJudge:
         self.breaker.record(None)
         self.progress.tick(self.calls, self.failed)
         return reply
+
+    def _waiting(self, seconds: float) -> None:
+        note = f"waiting {seconds:.0f} s for call {self.calls}"
+        self.progress.tick(self.calls - 1, self.failed, note=note)
 
     def finish(self) -> None:
         self.progress.finish()

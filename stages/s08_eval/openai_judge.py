@@ -35,7 +35,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -334,10 +334,17 @@ class OpenAIJudge:
 
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency)) as pool:
-                for ok in pool.map(one, jobs):
-                    done += 1
-                    failed += not ok
-                    progress.tick(done, failed, len(jobs))
+                pending = {pool.submit(one, job) for job in jobs}
+                try:
+                    while pending:  # wakes once a second: progress shows a stalled run too
+                        finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
+                        done += len(finished)
+                        failed += sum(not future.result() for future in finished)
+                        progress.tick(done, failed, len(jobs))
+                except BaseException:  # a 401, Ctrl-C: ask nothing more than is in flight
+                    for future in pending:
+                        future.cancel()
+                    raise
         finally:
             progress.finish()
         with self.lock:

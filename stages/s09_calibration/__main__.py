@@ -4,7 +4,7 @@
     python -m stages.s09_calibration gate [--judge SPEC] [--config FILE]
     python -m stages.s09_calibration audit FILE [--score-col C] [--answer-col C | --length-col C]
                                                 [--human-col C] [--gate N] [--json]
-                                                [--encoding E] [--delimiter D]
+                                                [--encoding E] [--delimiter D] [--out-dir DIR]
 
 Without a command, `report` runs. The judge (default: the biased fake) and the steady
 control are measured side by side on the calibration set and its twins. The disagreements
@@ -38,13 +38,14 @@ from stages.s08_eval.specs import (
     resolve_judge,
     unavailable,
 )
-from stages.s09_calibration.audit import Columns, summary
 from stages.s09_calibration.audit import audit as audit_file
+from stages.s09_calibration.audit import outputs_for, summary
 from stages.s09_calibration.calibrate import REPEATS, SEED, calibrate, failures, rubric_change
 from stages.s09_calibration.calibration import GATE, CalCase, Twins, load_calibration, load_twins
 from stages.s09_calibration.gate import GATE_FILE, judge_gate, load_gate
 from stages.s09_calibration.rubrics import Rubric
 from stages.s09_calibration.structured import KEYS
+from stages.s09_calibration.tables import Columns
 
 REPORT_FILE = ROOT / "reports" / "s09_calibration.json"
 RUBRIC_RECORD = Path(__file__).resolve().parent / "rubric_change.json"
@@ -96,6 +97,9 @@ def main() -> int:
     audit.add_argument("--encoding", help="the file's encoding (default: UTF-8, BOM or not)")
     audit.add_argument("--delimiter", help="a CSV file's delimiter (default: sniffed, , ; tab |)")
     audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.add_argument(
+        "--out-dir", type=Path, default=REPORT_FILE.parent, help="where the queue and skipped go"
+    )
     # A mistyped option is reported by the command it was given to, with that command's usage.
     args, unknown = parser.parse_known_args(sys.argv[1:] or ["report"])  # no command: report
     if unknown:
@@ -207,9 +211,9 @@ def run_audit(args: argparse.Namespace) -> int:
             "audit: name the answer column (--answer-col) or its length (--length-col)"
         )
     columns = Columns(args.score_col, args.answer_col, args.length_col, args.human_col)
-    found = audit_file(
-        args.file, columns, args.gate, REPORT_FILE.parent, args.encoding, args.delimiter
-    )
+    for path in outputs_for(args.file, args.out_dir):  # checked before the file is read
+        writable(path, "--out-dir")
+    found = audit_file(args.file, columns, args.gate, args.out_dir, args.encoding, args.delimiter)
     result = summary(found, columns)
     review, skipped = short(found.out.review), short(found.out.skipped)
     if args.json:

@@ -1,6 +1,7 @@
 """A judge on a leash: the time limit, the breaker for a dead instrument, and progress."""
 
 import io
+import time
 
 import pytest
 
@@ -138,6 +139,20 @@ def test_progress_without_a_terminal_is_a_line_every_few_seconds_and_nothing_for
     assert len(lines) == int(20 / PROGRESS_EVERY_S)
     # at 5 s: 50 of 400 done, 10 a second, 350 to go: 35 s
     assert lines[0] == "judge x: 50/400 at 10.0/s, ETA 35 s, 1 failed, 5 s"
+
+
+@pytest.mark.failure_mode
+def test_a_call_that_takes_long_is_reported_while_it_is_waited_for():
+    waited: list[float] = []
+
+    def slow():
+        time.sleep(2.3)
+        return "7"
+
+    finished = call_with_timeout(slow, 10.0, waited.append)
+    assert finished == "7"
+    # about once a second while the reply is awaited: at 1 s and at 2 s
+    assert len(waited) == 2 and 0.9 < waited[0] < waited[1] < 2.3
 
 
 def test_progress_on_a_terminal_rewrites_one_line_and_ends_it():

@@ -14,13 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence
-from stages.s09_calibration.audit import Columns, Outputs, audit, summary, written_on_success
+from stages.s09_calibration.audit import Outputs, audit, summary, written_on_success
 from stages.s09_calibration.calibrate import length_confound
+from stages.s09_calibration.tables import Columns
 
-REPORTS = ROOT / "reports"  # where the command writes its review queue and skipped file
 THEIRS = [
     [1, "short", 3, "fail"], [2, "a much longer reply", 8, "pass"],
     [3, "mid size", "n/a", "pass"], [4, "longer still, and then some", 9, "fail"],
@@ -36,22 +35,27 @@ def write_csv(path, rows, header=("item", "reply_text", "judge_grade", "person")
         writer.writerows(rows)
 
 
+def reports(path):
+    """Where the command writes for `path` in these checks (--out-dir): beside it, not in the
+    course's own reports/ folder."""
+    return path.parent / "reports"
+
+
 def outputs(path):
-    """The command's two files for `path`, removed first so that a check sees only its own."""
-    out = Outputs(
-        REPORTS / f"audit-{path.stem}.review.jsonl", REPORTS / f"audit-{path.stem}.skipped.jsonl"
+    """The command's two files for `path`."""
+    folder = reports(path)
+    return Outputs(
+        folder / f"audit-{path.stem}.review.jsonl", folder / f"audit-{path.stem}.skipped.jsonl"
     )
-    for old in (out.review, out.skipped, *REPORTS.glob(f".audit-{path.stem}.*.tmp")):
-        old.unlink(missing_ok=True)
-    return out
 
 
 def leftovers(path):
-    return sorted(p.name for p in REPORTS.glob(f"*audit-{path.stem}.*"))
+    return sorted(p.name for p in reports(path).glob(f"*audit-{path.stem}.*"))
 
 
 def run(cli, path, *options):
-    return cli("stages.s09_calibration", "audit", str(path), *options)
+    return cli("stages.s09_calibration", "audit", str(path), "--out-dir", str(reports(path)),
+               *options)  # fmt: skip
 
 
 def skipped_rows(out):
@@ -354,8 +358,8 @@ def test_every_skipped_row_is_in_the_skipped_file_and_the_report_lists_ten(cli, 
     assert "25 rows, 12 measured, 13 skipped" in result.stdout
     assert result.stdout.count("  skipped row ") == 10 and "  ... and 3 more" in result.stdout
     assert [r["row"] for r in skipped_rows(out)] == list(range(2, 27, 2))
-    assert f"every skipped row, with its problem: reports/{out.skipped.name}" in result.stdout
-    assert f"review queue (the disagreements): reports/{out.review.name}" in result.stdout
+    assert f"every skipped row, with its problem: {out.skipped}" in result.stdout
+    assert f"review queue (the disagreements): {out.review}" in result.stdout
 
 
 @pytest.mark.failure_mode

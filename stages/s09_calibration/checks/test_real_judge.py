@@ -35,7 +35,10 @@ def test_report_and_gate_run_against_an_openai_compatible_server(tmp_path):
         assert len(server.requests) == paid  # the gate asks what the report asked: all cached
     result = json.loads(report.stdout)
     instrument = result["judge"]["instrument"]
-    assert instrument["endpoint"] == server.url.split("/")[2] and instrument["paid_calls"] == paid
+    assert instrument["endpoint"] == server.url.split("/")[2]
+    # every request the server saw, the rubric change's included, and each one answered
+    assert instrument["requests"] == instrument["paid_calls"] == paid
+    assert result["judge"]["calls_in_all"] == paid == 2 * result["judge"]["calls"]
     # a judge that gives everything 7 passes every answer: kappa is 0, the gate fails it
     assert result["calibration"]["kappa"] == 0.0
     assert gate.returncode == 1 and "kappa against people: 0.00" in gate.stdout
