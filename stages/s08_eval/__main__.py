@@ -22,7 +22,7 @@ from stages.s08_eval.cases import CASES_FILE, load_cases, run_case
 from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
 from stages.s08_eval.judge import CountingJudge, Judge
 from stages.s08_eval.openai_judge import PlanningJudge
-from stages.s08_eval.report import build, failures, render, summary, writable, write
+from stages.s08_eval.report import build, failures, first_reason, render, writable, write
 from stages.s08_eval.specs import add_judge_options, finish, resolve, resolve_judge, unavailable
 from stages.s08_eval.survey import survey
 
@@ -79,7 +79,10 @@ def main() -> int:
     write(report, out)
     print(f"report written to {short(out)}", file=sys.stderr)
     if report["not_successful"]:
-        print(f"error: run is not successful: {summary(report['not_successful'])}", file=sys.stderr)
+        print(
+            f"error: run is not successful: {first_reason(report['not_successful'])}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -123,10 +123,11 @@ class Progress:
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
             line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
             line += f"; {note}" if note else ""
+            # flushed at once, so that a log shows it while the run goes on (presentation)
             if self.live:
-                print(f"\r{line}", end="", file=self.stream, flush=True)
+                print(f"\r{line}", end="", file=self.stream, flush=True)  # pragma: no mutate
             else:
-                print(line, file=self.stream, flush=True)
+                print(line, file=self.stream, flush=True)  # pragma: no mutate
 
     def finish(self) -> None:
         """End a live line, so that what is printed next starts on its own."""
@@ -153,7 +154,9 @@ def call_with_timeout(
         finally:
             finished.set()
 
-    threading.Thread(target=work, name="judge-call", daemon=True).start()
+    # daemon: a call that never returns must not keep the command from ending (a check runs
+    # the commands in their own processes, out of the mutmut sweep's sight)
+    threading.Thread(target=work, name="judge-call", daemon=True).start()  # pragma: no mutate
     started = time.monotonic()
     while not finished.wait(min(1.0, max(0.0, started + timeout_s - time.monotonic()))):
         waited = time.monotonic() - started

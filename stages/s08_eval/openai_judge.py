@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlunparse
@@ -365,10 +365,6 @@ class PlanningJudge:
     def compare(self, task: str, first: str, second: str) -> str:
         self.planned.append(prompts.compare_messages(task, first, second))
         return "tie"
-
-
-def settings_summary(settings: Settings) -> dict[str, Any]:
-    return asdict(settings)
 
 
 def safe_url(url: str) -> str:

@@ -184,7 +184,7 @@ def _flakiness(
     return {"state": str(State.PASSED if again == first else State.FAILED), "repeats": 2}
 
 
-def summary(reasons: list[str]) -> str:
+def first_reason(reasons: list[str]) -> str:
     """The first reason a run is not successful, and how many more the report lists."""
     more = f" (and {len(reasons) - 1} more in the report)" if len(reasons) > 1 else ""
     return reasons[0] + more
@@ -208,6 +208,9 @@ def writable(path: Path, option: str) -> Path:
     Its folder is made if missing. A folder in its place, a file where a folder should be,
     or a folder without write permission is a CourseInputError naming the option.
     """
+    above = next(folder for folder in path.resolve().parents if folder.exists())
+    if not above.is_dir():
+        raise CourseInputError(f"{option} {path}: {above} is a file, not a folder")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -28,8 +28,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.openai_judge import PlanningJudge
-from stages.s08_eval.report import summary as first_reason
-from stages.s08_eval.report import writable, write_text
+from stages.s08_eval.report import first_reason, writable, write_text
 from stages.s08_eval.specs import (
     JudgeChoice,
     add_judge_options,

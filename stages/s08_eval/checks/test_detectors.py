@@ -19,6 +19,7 @@ from stages.s08_eval.detectors import (
     LengthResult,
     PositionPair,
     PositionResult,
+    both_orders,
     describe_length,
     describe_position,
     length_bias,
@@ -27,6 +28,7 @@ from stages.s08_eval.detectors import (
     position_bias,
 )
 from stages.s08_eval.findings import Finding
+from stages.s08_eval.judge import Reading
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +168,9 @@ def test_a_pair_unscored_in_one_order_counts_for_nothing(position_pairs, length_
         3,
     )
     assert [(ab, ba) for _, ab, ba in position.verdicts] == [("a", None)] * 3
+    swap = both_orders(AnswersEveryOtherCall(), "t", "x", "y")  # 'first', then prose
+    assert (swap.ab, swap.ba, swap.usable) == ("a", None, False)
+    assert swap.unscored == (Reading(None, "let me think about it", "unparseable reply"),)
     length = length_bias(judge, length_pairs)
     assert (length.state, length.found, length.unscored) == ("not_evaluated", 0, 2)
     assert [(g.before, g.after) for g in length.gaps] == [(5, None), (5, None)]

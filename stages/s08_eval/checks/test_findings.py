@@ -46,3 +46,13 @@ def test_enough_data_end_found_or_not_found_and_an_undefined_figure_says_why():
     assert decide(evidence, True).fields() == {
         "state": "found", "reason": "", "usable": 10, "total": 10, "unscored": 0,
     }  # fmt: skip
+
+
+def test_nothing_to_measure_and_too_little_are_told_apart():
+    nothing, one = Evidence(0, 0), Evidence(1, 1)
+    assert nothing.shortfall() == "nothing to measure"
+    assert one.shortfall() == (
+        "too little usable data: 1 usable of 1, 0 unscored (needs at least 2 and 50%)"
+    )
+    for evidence, found in ((nothing, True), (one, False), (Evidence(9, 9), None)):
+        assert decide(evidence, found).evidence is evidence  # the counts travel with the state

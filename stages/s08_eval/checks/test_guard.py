@@ -1,6 +1,7 @@
 """A judge on a leash: the time limit, the breaker for a dead instrument, and progress."""
 
 import io
+import sys
 import time
 
 import pytest
@@ -167,3 +168,45 @@ def test_progress_on_a_terminal_rewrites_one_line_and_ends_it():
     assert stream.getvalue() == (
         "\rjudge x: 30 calls at 10.0/s, 0 failed, 3 s\rjudge x: 35 calls at 10.0/s, 0 failed, 4 s\n"
     )
+
+
+def test_the_guard_counts_calls_and_failures_and_says_what_it_waits_for():
+    guarded = GuardedJudge(Scripted(["7", TimeoutError("slow"), "8"]), "counted", timeout_s=5)
+    for _ in range(3):
+        read_score(guarded, "t", "a", "r")
+    assert (guarded.calls, guarded.failed) == (3, 1)
+    stream, clock = io.StringIO(), Clock()
+    guarded.progress = Progress("judge counted", live=False, stream=stream, clock=clock)
+    guarded.progress.begin()
+    clock.now = 6.0
+    guarded.calls += 1  # a fourth call is asked, as _ask counts it, and 6 s pass
+    guarded._waiting(6.0)
+    assert stream.getvalue() == (
+        "judge counted: 3 calls at 0.5/s, 1 failed, 6 s; waiting 6 s for call 4\n"
+    )
+
+
+def test_progress_goes_to_stderr_and_is_live_on_a_terminal_only(capsys):
+    progress = Progress("judge x")
+    assert progress.stream is sys.stderr and progress.live is sys.stderr.isatty()
+    assert Progress("judge x", live=True).live is True
+
+
+def test_a_finished_run_ends_only_a_live_line_it_drew():
+    for live, shown, printed in ((True, True, "\n"), (True, False, ""), (False, True, "")):
+        stream = io.StringIO()
+        progress = Progress("judge x", live=live, stream=stream)
+        progress.shown = shown
+        progress.finish()
+        progress.finish()  # a second finish adds nothing
+        assert stream.getvalue() == printed
+
+
+def test_one_call_is_one_call_and_an_idle_judge_is_quiet():
+    stream, clock = io.StringIO(), Clock()
+    progress = Progress("judge x", live=False, stream=stream, clock=clock)
+    clock.now = 100.0  # created long ago, first asked now: the clock starts at the first call
+    progress.begin()
+    clock.now = 105.0
+    progress.tick(1, 0)
+    assert stream.getvalue() == "judge x: 1 call at 0.2/s, 0 failed, 5 s\n"

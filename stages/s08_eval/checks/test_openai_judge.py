@@ -17,9 +17,18 @@ import pytest
 
 from fakes.chat_server import ChatServer, Drop, Hang, Malformed, Reply, Status
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval import prompts
 from stages.s08_eval.guard import STOP_AFTER
 from stages.s08_eval.judge import OverBudget, RateLimited, read_score
-from stages.s08_eval.openai_judge import OpenAIJudge, Settings, load_settings, safe_url
+from stages.s08_eval.openai_judge import (
+    DEFAULT_BASE_URL,
+    OpenAIJudge,
+    PlanningJudge,
+    Settings,
+    load_settings,
+    on_this_machine,
+    safe_url,
+)
 
 KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
 ROOT = Path(__file__).resolve().parents[3]
@@ -301,3 +310,71 @@ def test_a_killed_run_pays_for_no_received_reply_twice(tmp_path):
     # One whole run asks 32 questions. Every reply received before the kill was kept; only
     # the one request in flight at that moment (concurrency 1) can have been asked twice.
     assert 32 <= total <= 33
+
+
+@pytest.mark.parametrize(
+    ("env", "given", "instrument"),
+    [
+        ({"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, None,
+         "endpoint http://127.0.0.1:9/v1 (OPENAI_BASE_URL), model m, OPENAI_API_KEY set"),
+        ({"OPENAI_API_KEY": KEY}, None,
+         "endpoint https://api.openai.com/v1 (the default), model m, OPENAI_API_KEY set"),
+        ({"OPENAI_BASE_URL": "http://elsewhere.example/v1"}, "http://localhost:8/v1",
+         "endpoint http://localhost:8/v1 (given), model m, OPENAI_API_KEY not set"),
+    ],
+)  # fmt: skip
+def test_the_endpoint_and_key_come_from_the_usual_variables(monkeypatch, env, given, instrument):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    judge = OpenAIJudge("m", Settings(cache="", timeout_s=4.0), base_url=given)
+    assert judge.breaker.instrument == f"{instrument}, at most 4 s a call"
+    assert judge.base_url == (given or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
+    assert (judge._key == KEY) is ("OPENAI_API_KEY" in env)
+    assert judge.client.api_key == (judge._key or "no-key-needed-on-loopback")
+    assert judge.cache is None and judge.progress is None
+
+
+def test_the_journal_is_where_the_settings_say_and_off_when_asked(tmp_path):
+    with ChatServer() as server:
+        judge = judge_for(server, tmp_path)
+        assert judge.cache is not None
+        off = OpenAIJudge("m", Settings(cache=str(tmp_path / "c.sqlite")), api_key=KEY,
+                          base_url=server.url, use_cache=False)  # fmt: skip
+        assert off.cache is None
+
+
+def test_the_planner_asks_exactly_what_the_real_judge_will_and_answers_parseably():
+    planner = PlanningJudge()
+    assert read_score(planner, "t", "a", "r").value == 5
+    assert planner.compare("t", "first answer", "second answer") == "tie"
+    assert planner.planned == [
+        prompts.score_messages("t", "a", "r"),
+        prompts.compare_messages("t", "first answer", "second answer"),
+    ]
+
+
+def test_each_prompt_puts_every_text_under_its_own_heading():
+    system, user = prompts.score_messages("TASK", "ANSWER", "REFERENCE")
+    assert (system, user["role"]) == ({"role": "system", "content": prompts.SYSTEM}, "user")
+    assert user["content"].startswith("Question from a customer:\nTASK\n\nReference")
+    assert (
+        "(what a correct answer says):\nREFERENCE\n\nAnswer to grade:\nANSWER\n\n"
+        in (user["content"])
+    )
+    system, user = prompts.compare_messages("TASK", "ONE", "TWO")
+    assert (system, user["role"]) == ({"role": "system", "content": prompts.SYSTEM}, "user")
+    assert user["content"].startswith(
+        "Question from a customer:\nTASK\n\nAnswer A:\nONE\n\nAnswer B:\nTWO\n\nWhich answer"
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "here"),
+    [("http://127.0.0.1:8080/v1", True), ("http://localhost/v1", True),
+     ("http://[::1]:9/v1", True), ("https://api.openai.com/v1", False),
+     ("http://10.0.0.5/v1", False), ("not a url", False)],
+)  # fmt: skip
+def test_only_a_server_on_this_machine_is_spared_the_key(url, here):
+    assert on_this_machine(url) is here

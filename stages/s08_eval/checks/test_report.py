@@ -8,15 +8,21 @@ from pathlib import Path
 import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
+from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.report import (
     build,
+    calls,
     evaluated_anything,
+    failures,
+    first_reason,
     level_counts,
     render,
     sampling_state,
+    writable,
     write,
+    write_text,
 )
 from stages.s08_eval.survey import survey
 
@@ -191,7 +197,7 @@ def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
 @pytest.mark.failure_mode
 @pytest.mark.parametrize(
     ("where", "fragment"),
-    [("folder", "is a folder, not a file"), ("under-a-file", "cannot make its folder")],
+    [("folder", "is a folder, not a file"), ("under-a-file", "a-file is a file, not a folder")],
 )
 def test_a_report_that_cannot_be_written_is_refused_before_any_work(
     cli, one_line_error, tmp_path, where, fragment
@@ -199,6 +205,7 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_work(
     (tmp_path / "folder").mkdir()
     (tmp_path / "a-file").write_text("")
     out = tmp_path / ("folder" if where == "folder" else "a-file/r.json")
+    fragment = fragment.replace("a-file is", f"{tmp_path / 'a-file'} is")
     one_line_error(cli("stages.s08_eval", "--out", str(out)), f"--out {out}: {fragment}")
 
 
@@ -317,3 +324,53 @@ def test_the_text_report_names_every_signal_of_a_mislabelled_case(runs):
         in text
     )
     assert "  no run key: none" in text
+
+
+def test_a_place_for_the_report_is_checked_before_any_work(tmp_path):
+    fresh = tmp_path / "new" / "folder" / "r.json"
+    assert writable(fresh, "--out") == fresh and fresh.parent.is_dir()
+    assert not fresh.exists()  # checked, not written: a crash later leaves no empty file
+    (tmp_path / "a-file").write_text("")
+    for path, problem in (
+        (tmp_path / "new", "is a folder, not a file"),
+        (tmp_path / "a-file" / "r.json", f"{tmp_path / 'a-file'} is a file, not a folder"),
+    ):
+        with pytest.raises(CourseInputError) as raised:
+            writable(path, "--out")
+        assert str(raised.value) == f"--out {path}: {problem}"
+    with pytest.raises(CourseInputError) as raised:
+        write_text(tmp_path / "new", "{}")  # a folder where the file should be
+    assert str(raised.value) == f"{tmp_path / 'new'}: cannot write (Is a directory)"
+
+
+def test_the_first_reason_says_how_many_more_there_are():
+    assert first_reason(["no case could be judged"]) == "no case could be judged"
+    assert first_reason(["a", "b", "c"]) == "a (and 2 more in the report)"
+
+
+def test_a_real_judge_s_calls_are_the_requests_it_made():
+    assert calls({"calls": 54}) == "54 calls"
+    instrument = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29,
+                  "from_cache": 3}  # fmt: skip
+    assert calls({"calls": 32, "instrument": instrument}) == (
+        "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
+    )
+
+
+def test_every_reason_a_run_is_not_successful_is_named(runs):
+    report = report_for(runs, SteadyJudge(), control=BiasedJudge())
+    report["cases"]["total"] = 5
+    report["levels"] = {level: {"passed": 0, "failed": 0, "unscored": 5, "not_evaluated": 0}
+                        for level in report["levels"]}  # fmt: skip
+    report["judge"]["unavailable"] = "unavailable after 3 failed calls in a row (...)"
+    report["position_bias"]["judge"]["state"] = "not_evaluated"
+    assert failures(report) == [
+        "judge unavailable after 3 failed calls in a row (...)",
+        "nothing was evaluated",
+        "no case could be judged (5 unscored)",
+        "position bias (judge) not evaluated",
+        "the control shows position bias: the detector is broken",
+        "the control shows length bias: the detector is broken",
+    ]
+    report["levels"]["end_to_end"].update(passed=1, failed=1, unscored=3)
+    assert "no case could be judged (3 unscored)" not in failures(report)

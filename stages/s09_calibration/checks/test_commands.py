@@ -191,7 +191,7 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(cli, one_lin
     (tmp_path / "a-file").write_text("")
     out = tmp_path / "a-file" / "r.json"
     one_line_error(cli("stages.s09_calibration", "report", "--out", str(out)),
-                   f"--out {out}: cannot make its folder")  # fmt: skip
+                   f"--out {out}: {tmp_path / 'a-file'} is a file, not a folder")  # fmt: skip
     plots = tmp_path / "a-file"
     one_line_error(cli("stages.s09_calibration", "report", "--plots", str(plots),
                        "--out", str(tmp_path / "r.json")),
