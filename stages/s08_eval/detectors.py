@@ -120,7 +120,7 @@ def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
             unscored += 1  # unscored in either order: this pair says nothing
             continue
         flips += swap.ab != swap.ba  # the same content must win in both orders
-    outcome = decide(Evidence(len(pairs) - unscored, len(pairs), unscored), flips > 0)
+    outcome = decide(Evidence(len(pairs) - unscored, len(pairs)), flips > 0)
     return PositionResult(outcome.state, flips, len(pairs), unscored, outcome.reason, verdicts)
 
 
@@ -137,7 +137,7 @@ def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
             unscored += 1
             continue
         found += int(after) > int(before)
-    outcome = decide(Evidence(len(pairs) - unscored, len(pairs), unscored), found > 0)
+    outcome = decide(Evidence(len(pairs) - unscored, len(pairs)), found > 0)
     return LengthResult(outcome.state, found, len(pairs), unscored, outcome.reason, gaps)
 
 

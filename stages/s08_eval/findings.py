@@ -32,11 +32,15 @@ class Finding(Name):
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a measure stood on: `usable` of `total` items; `unscored` lost to the judge."""
+    """What a measure stood on: `usable` of the `total` items it set out to use."""
 
     usable: int
     total: int
-    unscored: int = 0
+
+    @property
+    def unscored(self) -> int:
+        """The items it could not use: the judge gave nothing usable, or the row was bad."""
+        return self.total - self.usable
 
     def shortfall(self) -> str | None:
         """Why these data are too few to conclude from; None when they are enough."""

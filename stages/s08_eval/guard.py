@@ -98,18 +98,19 @@ class Progress:
         self.shown = False
         self.lock = threading.Lock()
 
-    def begin(self) -> None:
-        """Start the clock, at the first call (later calls change nothing)."""
+    def begin(self) -> float:
+        """Start the clock at the first call (later calls change nothing); when it started."""
         with self.lock:
             if self.started is None:
                 self.started = self.last = self.clock()
+            return self.started
 
     def tick(self, done: int, failed: int, total: int | None = None, note: str = "") -> None:
         """Show how far the run has got, when a line is due; `note` says what it waits for."""
-        self.begin()
+        started = self.begin()
         now = self.clock()
         with self.lock:
-            elapsed = now - self.started if self.started is not None else 0.0
+            elapsed = now - started
             if self.live:
                 due = elapsed >= LIVE_AFTER_S and now - self.last >= 0.1
             else:

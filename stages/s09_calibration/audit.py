@@ -121,7 +121,7 @@ def _take(
 
 def summary(found: Audit, columns: Columns) -> dict[str, Any]:
     """The measures, each with its state, on the evidence of the rows measured."""
-    evidence = Evidence(found.rows, found.data_rows, found.skipped)
+    evidence = Evidence(found.rows, found.data_rows)
     result: dict[str, Any] = {
         "data_rows": found.data_rows,
         "rows": found.rows,

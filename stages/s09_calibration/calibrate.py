@@ -51,6 +51,10 @@ REPEATS = 3
 SEED = 9
 UNDEFINED_KAPPA = "kappa is undefined: the judge and the people each used one label only"
 UNDEFINED_RHO = "the correlation is undefined: fewer than 4 points, or lengths that never vary"
+# A twin shift's verdict: (twins score higher, twins score lower, no shift)
+VERBOSITY = ("longer scores higher", "longer scores lower", "no shift")
+CONCISE = ("rewards brevity", "rewards thoroughness by volume", "no shift")
+MEASURES = ("verbosity", "concise", "pairwise", "length_confound", "self_preference", "calibration")
 
 
 @dataclass
@@ -114,9 +118,7 @@ def twin_shift(
     ]
     deltas = [twin - original for original, twin in pairs]
     interval = bootstrap_ci(deltas, seed)
-    outcome = decide(
-        Evidence(len(pairs), len(cases), len(cases) - len(pairs)), excludes_zero(interval)
-    )
+    outcome = decide(Evidence(len(pairs), len(cases)), excludes_zero(interval))
     higher, lower, same = words
     verdict = same
     if outcome.state == Finding.FOUND and interval is not None:
@@ -165,7 +167,7 @@ def pairwise(scorer: Scorer, cases: list[CalCase]) -> dict[str, Any]:
         winner = swap.ab if survived and swap.ab else "tie"
         counts[{"a": "bullets", "b": "prose", "tie": "tie"}[winner]] += 1
     usable = sum(counts.values())
-    outcome = decide(Evidence(usable, len(pairs), len(pairs) - usable), consistent < usable)
+    outcome = decide(Evidence(usable, len(pairs)), consistent < usable)
     verdict = (
         f"prefers a slot: {usable - consistent} of {usable} verdicts change with the order"
         if outcome.state == Finding.FOUND
@@ -195,9 +197,7 @@ def self_preference(
         length_gaps.append(float(len(bullets.answer) - len(prose.answer)))
     gap = intercept(length_gaps, gaps)
     interval = intercept_ci(length_gaps, gaps, seed)
-    outcome = decide(
-        Evidence(len(gaps), len(equal), len(equal) - len(gaps)), excludes_zero(interval)
-    )
+    outcome = decide(Evidence(len(gaps), len(equal)), excludes_zero(interval))
     verdict = "no preference for either family's style at equal quality and length"
     if outcome.state == Finding.FOUND and gap is not None:
         favoured = "bullets" if gap > 0 else "prose"
@@ -276,7 +276,7 @@ def agreement(
         for (case, score), passed in zip(scored, judge_pass, strict=True)
         if passed != case.human_pass
     ]
-    evidence = Evidence(len(scored), len(cases), len(cases) - len(scored))
+    evidence = Evidence(len(scored), len(cases))
     return {
         **trust(result, evidence),
         "disagreements": len(queue),
@@ -317,7 +317,7 @@ def calibrate(
     texts = [(len(c.answer), originals[c.id]) for c in cases]
     texts += [(len(twins[c.id].padded), padded[c.id]) for c in cases]
     points = [(length, score) for length, score in texts if score is not None]
-    seen = Evidence(len(points), len(texts), len(texts) - len(points))
+    seen = Evidence(len(points), len(texts))
     compared = pairwise(scorer, cases)
     return {
         "verbosity": verbosity,
@@ -337,11 +337,6 @@ def calibrate(
             "human_pass": [c.human_pass for c in cases],
         },
     }
-
-
-VERBOSITY = ("longer scores higher", "longer scores lower", "no shift")
-CONCISE = ("rewards brevity", "rewards thoroughness by volume", "no shift")
-MEASURES = ("verbosity", "concise", "pairwise", "length_confound", "self_preference", "calibration")
 
 
 def not_evaluated(run: dict[str, Any]) -> list[str]:
@@ -398,7 +393,7 @@ def rubric_change(open_run: dict[str, Any], facts_run: dict[str, Any]) -> dict[s
     # what it stands on: four verdicts, two measures before and after the change
     usable = sum(run[key] != Finding.NOT_EVALUATED for run in (before, after) for key in keys)
     moved = any(before[key] != after[key] for key in keys)
-    evidence = Evidence(usable, 4, 4 - usable)
+    evidence = Evidence(usable, 4)
     outcome = (
         Outcome(
             Finding.NOT_EVALUATED,

@@ -21,13 +21,13 @@ from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE, Evidence, Finding, d
 )
 def test_enough_is_a_count_and_a_share(usable, total, enough):
     assert (MIN_USABLE, MIN_SHARE) == (2, 0.5)  # the figures the cases above are read against
-    assert (Evidence(usable, total, total - usable).shortfall() is None) is enough
+    assert (Evidence(usable, total).shortfall() is None) is enough
 
 
 @pytest.mark.failure_mode
 @pytest.mark.parametrize("found", [True, False, None])
 def test_too_little_data_is_not_evaluated_whatever_the_figures_say(found):
-    outcome = decide(Evidence(1, 10, 9), found)
+    outcome = decide(Evidence(1, 10), found)
     assert outcome.state == Finding.NOT_EVALUATED
     assert outcome.reason == (
         "too little usable data: 1 usable of 10, 9 unscored (needs at least 2 and 50%)"

@@ -3,13 +3,16 @@
 import io
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from fakes.judges import HangingJudge, RateLimitedJudge, SteadyJudge
+from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
 from stages.s08_eval.guard import (
     PROGRESS_EVERY_S,
     STOP_AFTER,
+    TIMEOUT_S,
     Breaker,
     GuardedJudge,
     InstrumentDown,
@@ -210,3 +213,24 @@ def test_one_call_is_one_call_and_an_idle_judge_is_quiet():
     clock.now = 105.0
     progress.tick(1, 0)
     assert stream.getvalue() == "judge x: 1 call at 0.2/s, 0 failed, 5 s\n"
+
+
+def test_the_lessons_quote_the_limits_the_code_uses():
+    stage, root = Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[3]
+    lesson = " ".join((stage / "README.md").read_text().split())  # lines joined where wrapped
+    share = f"{MIN_SHARE:.0%}"
+    for quoted in (
+        f"at least {MIN_USABLE} usable pairs, and at least {share} of the pairs",
+        f"(`guard.py`: {TIMEOUT_S:g} s, `--judge-timeout S`)",
+        f"{STOP_AFTER} failures in a row that say the instrument is gone",
+        f"in about {STOP_AFTER * TIMEOUT_S:g} s ({STOP_AFTER} time-outs of {TIMEOUT_S:g} s)",
+        f"a line every {PROGRESS_EVERY_S:g} seconds in a CI log",
+        f"is stopped after {STOP_AFTER} time-outs",
+    ):
+        assert quoted in lesson
+    readme = " ".join((root / "README.md").read_text().split())
+    for quoted in (
+        f"fewer than {MIN_USABLE} usable pairs, or fewer than {share} of them",
+        f"(`--judge-timeout`, {TIMEOUT_S:g} s by default); {STOP_AFTER} time-outs",
+    ):
+        assert quoted in readme

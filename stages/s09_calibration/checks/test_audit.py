@@ -94,7 +94,7 @@ def test_the_audit_measures_are_the_stage_measures_on_the_rows_it_kept(tmp_path)
     result = summary(audit(path, GRADED, 7, tmp_path), GRADED)
     # rows 2, 3, 5 and 8 kept: len("short") 5, "a much longer reply" 19, "longer still, and
     # then some" 27, "medium reply" 12; their scores 3, 8, 9, 7
-    kept = length_confound([5.0, 19.0, 27.0, 12.0], [3.0, 8.0, 9.0, 7.0], Evidence(4, 7, 3))
+    kept = length_confound([5.0, 19.0, 27.0, 12.0], [3.0, 8.0, 9.0, 7.0], Evidence(4, 7))
     assert result["length_confound"] == kept
     assert result["length_confound"]["spearman"] == pytest.approx(1.0)  # both in one order
 

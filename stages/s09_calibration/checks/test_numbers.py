@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from fakes.judges import BiasedJudge, FamilyJudge, SteadyJudge
+from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.__main__ import _interval, _number
 from stages.s09_calibration.calibrate import calibrate, families, rubric_change
@@ -51,3 +52,8 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
         ),
     }
     assert quoted == live
+
+
+def test_the_lesson_quotes_the_minimum_the_code_uses():
+    lesson = " ".join((STAGE / "README.md").read_text().split())
+    assert f"at least {MIN_USABLE} usable items and at least {MIN_SHARE:.0%} of those" in lesson
