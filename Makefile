@@ -9,8 +9,10 @@ STAGES := $(sort $(wildcard stages/s[0-9][0-9]_*))
 JUNK   := .mypy_cache .pytest_cache .ruff_cache .hypothesis build
 EXTRAS := dev
 # >>> stage 8
-EXTRAS := dev,real
 JUNK   += mutants
+# <<<
+# >>> stage 10
+EXTRAS := dev,real
 # <<<
 
 .PHONY: report check lint typecheck test progress clean
@@ -27,7 +29,11 @@ report: $(STAMP)
 		$(PY) -m $$(echo $$stage | tr / .); \
 	done
 
-check: lint typecheck test
+# The parts of `check` run two at a time; with GNU make 4 or later each part's output is shown
+# whole when it ends, so the checks' dots and the exercises' lines do not mix.
+CHECKS := lint typecheck test
+check:
+	@$(MAKE) --no-print-directory -j 2 $(if $(filter output-sync,$(.FEATURES)),-Otarget) $(CHECKS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
@@ -36,16 +42,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# Three workers on two cores: many checks spend their time waiting on a child process.
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n 3
 
 # Which stage this checkout is at, whether its checks pass, which exercises you have proven.
 progress: $(STAMP)
 	@$(PY) scripts/progress.py
 # >>> stage 8
 
-.PHONY: mutate mutmut bench
-check: mutate
+.PHONY: mutate mutmut
+CHECKS += mutate
 
 # Every planted bug must turn its claimed check red, each on a temporary copy of the tree.
 mutate: $(STAMP)
@@ -57,7 +64,10 @@ mutmut: $(STAMP)
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(PY) scripts/mutmut_score.py
+# <<<
+# >>> stage 10
 
+.PHONY: bench
 # The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
 bench: $(STAMP)
 	$(PY) scripts/bench_judge.py --calls 1000 --latency 0.05 --concurrency 16

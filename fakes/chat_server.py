@@ -15,6 +15,7 @@ Every request body is logged (`requests`), so a test can count what was paid for
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -60,6 +61,34 @@ def judge_like(request: dict[str, Any]) -> Behaviour:
     """The default: a bare score for a scoring prompt, `tie` for a comparison."""
     prompt = json.dumps(request.get("messages", []))
     return Reply("tie" if "Answer A" in prompt else "7")
+
+
+def answering_as(judge: Any) -> Callable[[dict[str, Any]], Behaviour]:
+    """A default that reads the texts back out of the course's prompts and replies as `judge`
+    (any object with score and compare) would: a fake judge, served over the wire."""
+    from stages.s10_real_judge import prompts
+
+    def pattern(template: str) -> re.Pattern[str]:
+        # every {field} of the template matches any text; the rest must match as written
+        parts = re.split(r"\{(\w+)\}", template)
+        return re.compile(
+            "".join(
+                f"(?P<{part}>.*)" if n % 2 else re.escape(part) for n, part in enumerate(parts)
+            ),
+            re.DOTALL,
+        )
+
+    score, compare = pattern(prompts.SCORE), pattern(prompts.COMPARE)
+
+    def reply(request: dict[str, Any]) -> Behaviour:
+        content = str(request["messages"][-1]["content"])
+        if found := score.fullmatch(content):
+            return Reply(str(judge.score(found["task"], found["answer"], found["reference"])))
+        if found := compare.fullmatch(content):
+            return Reply(str(judge.compare(found["task"], found["first"], found["second"])))
+        return Status(400, {})  # not a prompt of this course: a client error, as a server says
+
+    return reply
 
 
 class ChatServer:

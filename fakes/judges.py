@@ -23,8 +23,23 @@ from stages.s04_retrieval.retrieval import words
 from stages.s08_eval.judge import OverBudget, RateLimited
 
 # >>> stage 9
-# Stage 9's facts checklist rubric says this; a judge that reads it stops counting length.
-CHECKLIST_RULE = "Length is not evidence of quality."
+# One item of stage 9's required-facts checklist, as the task text lists them.
+CHECKLIST_ITEM = re.compile(r"^- does the answer state: (.+)\? \(yes or no\)$", re.MULTILINE)
+
+
+def checklist_score(task: str, answer: str) -> int | None:
+    """What the checklist asks for: 10 times the share of its facts the answer states.
+
+    None when the task carries no checklist. Padding repeats the facts an answer has and
+    adds none, so under a checklist it earns nothing.
+    """
+    required = CHECKLIST_ITEM.findall(task)
+    if not required:
+        return None
+    stated = sum(fact.lower() in answer.lower() for fact in required)
+    return round(10 * stated / len(required))
+
+
 # <<<
 
 
@@ -84,14 +99,15 @@ class BiasedJudge:
         self.chars_per_point = chars_per_point
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        steady = round(10 * grounding(answer, reference))
         # >>> stage 9
-        # Given stage 9's required-facts checklist (its task carries CHECKLIST_RULE), it
-        # follows the rubric: the length points go and it scores like the steady judge.
-        # Under an open-ended rubric, length counts again.
-        if CHECKLIST_RULE in task:
-            return str(steady)
+        # Given a required-facts checklist it does what the checklist says, by construction:
+        # it ticks each fact the answer states and scores that, so length earns nothing. A
+        # real model may not obey; only measuring one shows whether the rubric fixes it.
+        ticked = checklist_score(task, answer)
+        if ticked is not None:
+            return str(ticked)
         # <<<
+        steady = round(10 * grounding(answer, reference))
         return str(min(10, steady + len(answer) // self.chars_per_point))
 
     def compare(self, task: str, first: str, second: str) -> str:

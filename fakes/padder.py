@@ -18,6 +18,7 @@ a fact word). stages/s09_calibration/twins.py holds every twin to that.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 STOCK_OPENERS = ("Great question!",)
 SYNONYMS = {
@@ -59,7 +60,7 @@ def padded(question: str, answer: str) -> str:
     return f"{restated}\n{answer}\nIn short: {summary}"
 
 
-def carries_content(piece: str, facts: list[str]) -> bool:
+def carries_content(piece: str, facts: Sequence[str]) -> bool:
     fact_words = {w for fact in facts for w in re.findall(r"[a-z0-9]+", fact.lower())}
     words = set(re.findall(r"[a-z0-9]+", piece.lower()))
     named = re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]*[A-Z0-9]\w*|\b[A-Z]\d+", piece)
@@ -71,7 +72,7 @@ def carries_content(piece: str, facts: list[str]) -> bool:
     )
 
 
-def concise(answer: str, facts: list[str]) -> str:
+def concise(answer: str, facts: Sequence[str]) -> str:
     parts = pieces(answer)
     kept = [piece for piece in parts if carries_content(piece, facts)]
     return " ".join(kept or parts[:1] or [answer.strip()])

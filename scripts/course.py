@@ -6,7 +6,9 @@
 course.toml names, for every stage, its number, title, directory and the other paths it
 brings; `[course]` names the files every stage needs. The table in README.md gives, for each
 tag, what it adds and its figures, counted by collecting the checks with pytest: a check counts
-for the stage that owns its file, so a stage's figures are the same at every later tag.
+for the stage that owns its file, so a stage's figures are the same at every later tag. The
+course's own checks (a file `[course]` lists) come with every tag and belong to no stage: they
+have the first row, and each tag's total counts them once.
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ TABLE_HEAD = (
     "| failure-mode checks (new) | exercises (new) |\n"
     "|---|---|---|---|---|---|\n"
 )
-# a row of the table: its tag's number, and the total of checks at that tag
+# the first row: the course's own checks, which every tag carries
+OWN_ROW = "| every tag | [course]({checks}) | The course's own checks | {cells} |\n"
+OWN_CHECKS = "scripts/checks/test_course.py"
+# a row of a tag: its number, and the total of checks at that tag
 ROW = re.compile(r"^\| stage-(\d\d) \| [^|]+ \| [^|]+ \| (\d+) \(.*\|$", re.MULTILINE)
 
 
@@ -131,17 +136,18 @@ def collected(root: Path, *selection: str) -> list[str]:
 
 
 def figures(root: Path = ROOT) -> dict[int, Figures]:
-    """Each stage's figures, from one collection of every check and one of failure modes."""
+    """Each stage's figures, from one collection of every check and one of failure modes;
+    under 0, the course's own checks."""
     course = load_course(root)
-    counts = {stage.number: [0, 0, 0] for stage in course.stages}
+    counts = {0: [0, 0, 0]} | {stage.number: [0, 0, 0] for stage in course.stages}
     for column, selection in ((0, ()), (1, ("-m", "failure_mode"))):
         for node in collected(root, *selection):
             owner = course.owner(node.split("::", 1)[0])
-            if owner:  # the maintainers' own checks belong to no tag
+            if owner is not None:  # the maintainers' own checks belong to no tag
                 counts[owner][column] += 1
     # >>> stage 8
     for exercise in load_toml(root / "mutations" / "exercises.toml").get("exercise", []):
-        if exercise.get("stage") not in counts:
+        if exercise.get("stage") not in {stage.number for stage in course.stages}:
             raise CourseInputError(
                 f"exercise {exercise.get('id')!r}: no stage {exercise.get('stage')!r}"
             )
@@ -151,14 +157,22 @@ def figures(root: Path = ROOT) -> dict[int, Figures]:
 
 
 def path_table(course: Course, by_stage: dict[int, Figures]) -> str:
-    """The table of tags: what each adds, and its figures as the total at the tag (new)."""
-    rows, totals = [], [0, 0, 0]
-    for stage in course.stages:
-        new = vars(by_stage[stage.number]).values()
+    """The table of tags: what each adds, and its figures as the total at the tag (new). The
+    first row is the course's own checks: every tag has them, so every total includes them."""
+    totals = [0, 0, 0]
+
+    def cells(figures: Figures) -> str:
+        nonlocal totals
+        new = vars(figures).values()
         totals = [total + added for total, added in zip(totals, new, strict=True)]
-        cells = " | ".join(f"{total} (+{added})" for total, added in zip(totals, new, strict=True))
+        return " | ".join(f"{total} (+{added})" for total, added in zip(totals, new, strict=True))
+
+    rows = [OWN_ROW.format(checks=OWN_CHECKS, cells=cells(by_stage.get(0, Figures())))]
+    for stage in course.stages:
         lesson = f"[{stage.name}]({stage.directory}/README.md)"
-        rows.append(f"| {stage.tag} | {lesson} | {stage.title} | {cells} |\n")
+        rows.append(
+            f"| {stage.tag} | {lesson} | {stage.title} | {cells(by_stage[stage.number])} |\n"
+        )
     return TABLE_HEAD + "".join(rows)
 
 

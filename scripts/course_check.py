@@ -1,16 +1,18 @@
 """Check every tag of the built course on its own: its `make check`, exercises included.
 
-    python scripts/course_check.py [--course DIR] [TAG ...]      (make course-check)
+    python scripts/course_check.py [--course DIR] [--tags-at-once N] [TAG ...]
 
 For each tag (all `stage-*` tags by default): a temporary worktree of the built repository at
 that tag, then `make check` there, which runs ruff, mypy, the tag's checks and, from the first
 stage that has them, the tag's own mutation exercises. One line per tag with the result and
 the time; the number of checks pytest passed must equal the total the tag's README table
-gives. Exit 1 if any tag is red.
+gives. Exit 1 if any tag is red. Two tags are checked at a time by default (`make
+course-check`); each in its own worktree, from its own files.
 
 Virtual environments are shared between tags whose pyproject.toml is byte for byte the same
 (kept in build/venvs/, named by its hash), so a tag never runs with a dependency it does not
-declare. Each tag's full output goes to build/course-check/TAG.log.
+declare; one tag at a time installs a shared environment, and the others wait for it. Each
+tag's full output goes to build/course-check/TAG.log.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +39,8 @@ from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 VENVS = ROOT / "build" / "venvs"
 LOGS = ROOT / "build" / "course-check"
+INSTALLING: defaultdict[Path, threading.Lock] = defaultdict(threading.Lock)  # one per venv
+WORKTREES = threading.Lock()  # git adds and removes worktrees one at a time
 
 
 def venv_for(tree: Path) -> Path:
@@ -58,14 +65,21 @@ def claimed_checks(tree: Path, tag: str) -> int | None:
 def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
     """Run the tag's own `make check` in a worktree; whether it is green, and a summary."""
     tree = scratch / tag
-    git("worktree", "add", "--quiet", "--detach", str(tree), tag, cwd=course)
+    with WORKTREES:
+        git("worktree", "add", "--quiet", "--detach", str(tree), tag, cwd=course)
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+        venv = venv_for(tree)
+        with INSTALLING[venv]:  # a tag that shares it waits until it is installed
+            install = subprocess.run(
+                ["make", f"VENV={venv}", f"{venv}/.installed"],
+                cwd=tree, env=env, capture_output=True, text=True, check=False,
+            )  # fmt: skip
         result = subprocess.run(
-            ["make", "check", f"VENV={venv_for(tree)}"],
+            ["make", "check", f"VENV={venv}"],
             cwd=tree, env=env, capture_output=True, text=True, check=False,
         )  # fmt: skip
-        output = result.stdout + result.stderr
+        output = install.stdout + install.stderr + result.stdout + result.stderr
         (LOGS / f"{tag}.log").write_text(output)
         passed = re.findall(r"(\d+) passed", output)
         checks = int(passed[0]) if passed else 0  # the first count is pytest's own
@@ -82,13 +96,15 @@ def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
             green, summary = False, f"{summary}; its README table says {claimed}"
         return green, summary
     finally:
-        git("worktree", "remove", "--force", str(tree), cwd=course)
+        with WORKTREES:
+            git("worktree", "remove", "--force", str(tree), cwd=course)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("tags", nargs="*", help="only these tags (default: every stage-* tag)")
     parser.add_argument("--course", type=Path, default=DEFAULT_OUT, help="the built course")
+    parser.add_argument("--tags-at-once", type=int, default=2, help="tags checked at a time")
     args = parser.parse_args()
     try:
         if not (args.course / ".git").exists():
@@ -103,13 +119,20 @@ def main() -> int:
     LOGS.mkdir(parents=True, exist_ok=True)
     started, red = time.monotonic(), []
     with tempfile.TemporaryDirectory(prefix="course-check-") as scratch:
-        for tag in sorted(tags):
+
+        def timed(tag: str) -> tuple[str, bool, str, float]:
             began = time.monotonic()
             green, summary = check_tag(args.course, tag, Path(scratch))
-            verdict = "green" if green else "RED"
-            print(f"{tag}  {verdict:<5}  {time.monotonic() - began:6.1f} s  {summary}", flush=True)
-            if not green:
-                red.append(tag)
+            return tag, green, summary, time.monotonic() - began
+
+        # the latest tags first: they take longest, and the small ones fill in beside them
+        order = sorted(tags, reverse=True)
+        with ThreadPoolExecutor(max_workers=max(1, args.tags_at_once)) as pool:
+            for tag, green, summary, seconds in pool.map(timed, order):
+                verdict = "green" if green else "RED"
+                print(f"{tag}  {verdict:<5}  {seconds:6.1f} s  {summary}", flush=True)
+                if not green:
+                    red.append(tag)
     total = time.monotonic() - started
     print(f"{len(tags) - len(red)} of {len(tags)} tags green in {total:.0f} s; logs in {LOGS}")
     return 1 if red else 0

@@ -3,7 +3,8 @@
     python scripts/mutate.py [ID ...] [--stage N] [--jobs N] [--json] [--full] [--timeout S]
     python scripts/mutate.py --show ID
 
-1) The claimed checks run on an unmutated copy of the tree; all must pass (else exit 2).
+1) The claimed checks run on an unmutated copy of the tree; all must pass (else exit 2). The
+   first exercises are proven beside it, but no verdict is shown before it has passed.
 2) For each exercise: copy the tree to a temporary directory (never the working tree), plant
    the bug (the anchor must occur exactly once and the file must still compile), run the
    claimed check in its own process group, and read its result from pytest's JUnit XML.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import fcntl
 import hashlib
 import json
 import os
@@ -50,6 +52,7 @@ KEYS = ("id", "stage", "file", "find", "replace", "check", "hint", "why")
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".venv", "mutants", "build", "reports", "traces",
     ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
+    "__pycache__",  # written by checks running beside the copy; the copy compiles its own
 )  # fmt: skip
 FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
 
@@ -238,8 +241,10 @@ def _terminate(signum: int, frame: object) -> None:
 
 @contextmanager
 def interruptible(runner: Runner, pool: ThreadPoolExecutor) -> Iterator[None]:
-    """On Ctrl-C or SIGTERM: stop every check, cancel the queued ones, wait for the rest."""
+    """On Ctrl-C or SIGTERM: stop every check, cancel the queued ones, wait for the rest.
+    Ctrl-C counts even where the runner was started with it ignored (as `&` does in a script)."""
     previous = signal.signal(signal.SIGTERM, _terminate)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     except KeyboardInterrupt:
@@ -248,6 +253,7 @@ def interruptible(runner: Runner, pool: ThreadPoolExecutor) -> Iterator[None]:
         raise
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 def show(runner: Runner, exercise: Exercise) -> int:
@@ -302,20 +308,24 @@ def fingerprint(exercise: Exercise, root: Path = ROOT) -> str:
 
 def remember(results: list[Result], path: Path = RECORD) -> None:
     """Add this run's verdicts to the record of proofs (a record that cannot be read is
-    started afresh); written whole, then moved into place, so no reader sees half of it."""
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
-        record = {}
-    if not isinstance(record, dict):
-        record = {}
-    for result in results:
-        exercise = result.exercise
-        record[exercise.id] = {"verdict": result.verdict, "fingerprint": fingerprint(exercise)}
+    started afresh); written whole, then moved into place, so no reader sees half of it.
+    Runs that finish together (the checks start this runner, maybe while `make mutate` runs)
+    take turns through a lock, so that neither loses the other's verdicts."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
-    os.replace(partial, path)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            record = {}
+        if not isinstance(record, dict):
+            record = {}
+        for result in results:
+            exercise = result.exercise
+            record[exercise.id] = {"verdict": result.verdict, "fingerprint": fingerprint(exercise)}
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+        os.replace(partial, path)
 
 
 def select(exercises: list[Exercise], ids: list[str], stage: int | None) -> list[Exercise]:
@@ -352,12 +362,16 @@ def main() -> int:
             return 0
         pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
         with pool, interruptible(runner, pool):
-            red = baseline(runner, chosen)
+            # the baseline is queued first; the exercises after it start as workers free up
+            checked = pool.submit(baseline, runner, chosen)
+            proofs = pool.map(lambda e: prove(runner, e, args.full), chosen)
+            red = checked.result()
             if red:
+                runner.stop_all()  # what was proven beside it counts for nothing
                 print(f"the unmutated tree fails its claimed checks: {', '.join(red)}", file=log)
                 return 2
             results = []
-            for result in pool.map(lambda e: prove(runner, e, args.full), chosen):
+            for result in proofs:
                 results.append(result)
                 line = f"{result.exercise.id:<40} {result.verdict:<8} {result.seconds:5.1f}s"
                 print(f"{line}  {result.exercise.check}", file=log, flush=True)

@@ -1,7 +1,7 @@
 """Print each stage's size in lines of Python (checks not counted); --write puts it in the READMEs.
 
 Every lesson states its size on a line `Size: N lines of Python, checks not counted.`, and
-stages/s01_model/checks/test_course.py counts the code again to hold that line to it.
+scripts/checks/test_course.py counts the code again to hold that line to it.
 """
 
 from __future__ import annotations

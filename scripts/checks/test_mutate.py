@@ -4,6 +4,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import scripts.progress
 from scripts.course import Course, Stage, junit_results, load_course
 from scripts.mutate import (
     MANIFEST,
+    NOT_COPIED,
     ROOT,
     Exercise,
     Result,
@@ -28,6 +30,10 @@ from stages.s01_model.errors import CourseInputError
 
 pytestmark = pytest.mark.runner  # these start the runner; the runner's --full leaves them out
 TIE = "tie-is-no-longer-a-tie"
+# a check that the tie exercise turns red besides the one it claims
+COLLATERAL = (
+    "stages/s08_eval/checks/test_report.py::test_the_command_prints_the_report_with_both_halves"
+)
 
 
 def fingerprint() -> str:
@@ -43,20 +49,25 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-def mutate(*args, tmp_path=None, manifest=None):
+def mutate(*args, tmp_path=None, manifest=None, root=ROOT):
+    """Run the runner of the course at `root` (this one by default), as a student would."""
     env = {**os.environ}
     if tmp_path is not None:
         env["TMPDIR"] = str(tmp_path)
     command = [sys.executable, "scripts/mutate.py", *args]
     if manifest is not None:
         command += ["--manifest", str(manifest)]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, timeout=300)
 
 
-def manifest_with(tmp_path, **changes):
-    """A one-exercise manifest: the tie exercise with some of its fields changed."""
+def manifest_with(tmp_path, copies=1, **changes):
+    """A manifest of the tie exercise with some of its fields changed; with `copies`, that
+    many of it, each under an id of its own."""
     exercise = next(e for e in load_manifest() if e.id == TIE).__dict__ | changes
-    lines = ["[[exercise]]"] + [f"{key} = {json.dumps(value)}" for key, value in exercise.items()]
+    lines = []
+    for number in range(copies):
+        entry = exercise | ({"id": f"{exercise['id']}-{number}"} if copies > 1 else {})
+        lines += ["[[exercise]]"] + [f"{key} = {json.dumps(value)}" for key, value in entry.items()]
     path = tmp_path / "exercises.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -168,13 +179,27 @@ def test_a_claimed_check_that_does_not_exist_is_an_error_not_a_kill(tmp_path):
 
 
 def test_full_lists_the_collateral_reds(tmp_path):
-    result = mutate(TIE, "--full", "--json", tmp_path=tmp_path)
+    # --full runs every check of the tree against the bug: on this course, a minute. What it
+    # lists does not depend on how many checks there are, so the runner is proven on a copy of
+    # the course that keeps two check files, the claimed check's and one more the bug turns red.
+    kept = {next(e for e in load_manifest() if e.id == TIE).check, COLLATERAL}
+    course = tmp_path / "course"
+    shutil.copytree(ROOT, course, ignore=NOT_COPIED)
+    for check in [
+        *course.glob("stages/*/checks/test_*.py"),
+        *course.glob("scripts/checks/test_*.py"),
+    ]:
+        if not any(node.startswith(f"{check.relative_to(course)}::") for node in kept):
+            check.unlink()
+    (tmp_path / "scratch").mkdir()
+    result = mutate(TIE, "--full", "--json", tmp_path=tmp_path / "scratch", root=course)
     (entry,) = json.loads(result.stdout)["exercises"]
     assert entry["verdict"] == "KILLED"
     assert entry["check"] not in entry["collateral"]
     assert any(
         "test_the_command_prints_the_report_with_both_halves" in n for n in entry["collateral"]
     )
+    assert COLLATERAL in entry["collateral"]
 
 
 def test_show_prints_the_diff_the_hint_and_the_red_check():
@@ -189,10 +214,15 @@ def test_show_prints_the_diff_the_hint_and_the_red_check():
 @pytest.mark.failure_mode
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
 def test_an_interrupted_or_killed_run_leaves_the_tree_as_it_was(tmp_path, how):
+    # A long run, one exercise at a time: forty copies of the tie exercise, so that the
+    # baseline is one check and the run is far from over when the signal comes.
+    manifest = manifest_with(tmp_path, copies=40)
+    scratch = tmp_path / "scratch"  # the runner's temporary folder
+    scratch.mkdir()
     before = fingerprint()
     runner = subprocess.Popen(
-        [sys.executable, "scripts/mutate.py", "--jobs", "1"],
-        cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)},
+        [sys.executable, "scripts/mutate.py", "--jobs", "1", "--manifest", str(manifest)],
+        cwd=ROOT, env={**os.environ, "TMPDIR": str(scratch)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert runner.stdout is not None
@@ -203,7 +233,7 @@ def test_an_interrupted_or_killed_run_leaves_the_tree_as_it_was(tmp_path, how):
     if how == signal.SIGINT:
         assert runner.returncode == 130
         time.sleep(0.2)
-        assert list(tmp_path.iterdir()) == []  # copies removed, checks stopped
+        assert list(scratch.iterdir()) == []  # copies removed, checks stopped
 
 
 def test_the_stage_readme_lists_its_exercises():

@@ -1,14 +1,9 @@
 """Cases, and the trajectories they produce when the stage-7 agent runs them.
 
-A case says what the customer asks, what correct behaviour looks like (`expected_answer`,
-the reference the judge grades against; where the policies have no answer it is a refusal),
-which tools the agent should call in which order, the step budget, and the scripted model
-conversation. The trajectory is not in the case file: it comes from running the agent.
-
-Whether a case is an *edge case* is read from its trajectory — a tool error, an unknown tool,
-bad arguments, a refusal, a blocked or refused step, the run limit, no answer. A case may
-carry the author's `label`, but it is a guess written before the run and is only reported,
-never used: a flaky carrier that recovered on retry is not an edge, whatever its label says.
+A case says what the customer asks, what a correct reply says, which tools the agent should
+call in which order, the step budget, and the scripted model conversation. The trajectory
+comes from running the agent, and so does whether the case is an *edge case*: the author's
+`label` is a guess written before the run, reported and never used.
 """
 
 from __future__ import annotations
@@ -25,17 +20,10 @@ from stages.s06_resilience.resilience import Resilience
 from stages.s07_tracing.agent import Trajectory, run
 
 CASES_FILE = FIXTURES / "cases.json"
+# The step kinds that make a run an edge case, whatever its label says.
 EDGE_KINDS = frozenset(
-    {
-        "tool_error",
-        "unknown_tool",
-        "bad_arguments",
-        "refusal",
-        "blocked",
-        "secret_refused",
-        "run_limit",
-        "no_answer",
-    }
+    {"tool_error", "unknown_tool", "bad_arguments", "run_limit", "no_answer"}  # something broke
+    | {"refusal", "blocked", "secret_refused"}  # the agent declined, as it should
 )
 # Short deadlines keep the report quick; no verdict depends on them.
 HARNESS_RESILIENCE = Resilience(timeout_s=0.1, attempts=2, backoff_s=0.01)
@@ -90,19 +78,7 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
             raise CourseInputError(f"{where}: expected an object, got {raw!r}")
         if isinstance(raw.get("id"), str):
             where = f"{path}: case {raw['id']!r}"
-        for key, kind in FIELDS.items():
-            if key not in raw:
-                raise CourseInputError(f"{where}: missing {key!r}")
-            if not isinstance(raw[key], kind) or isinstance(raw[key], bool):
-                raise CourseInputError(f"{where}: {key} must be {kind.__name__}, got {raw[key]!r}")
-        extra = set(raw) - set(FIELDS) - {"approve", "label"}
-        if extra:
-            raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
-        if raw["step_budget"] < 1:
-            raise CourseInputError(f"{where}: step_budget must be at least 1")
-        if raw["id"] in {case.id for case in cases}:
-            raise CourseInputError(f"{where}: the id is used twice")
-        parse_script({"task": raw["task"], "steps": raw["script"]}, where)
+        check_case(raw, where, {case.id for case in cases})
         cases.append(
             Case(
                 id=raw["id"],
@@ -111,13 +87,29 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
                 expected_tools=tuple(str(tool) for tool in raw["expected_tools"]),
                 step_budget=raw["step_budget"],
                 script=tuple(raw["script"]),
-                # no mutate: a missing `approve` is False however the default is spelled
-                approve=bool(raw.get("approve", False)),  # pragma: no mutate
+                approve=bool(raw.get("approve")),
                 label=raw.get("label"),
                 source=where,
             )
         )
     return cases
+
+
+def check_case(raw: dict[str, Any], where: str, ids: set[str]) -> None:
+    """Every field present with its type, none unknown, a budget, a new id, a script that parses."""
+    for key, kind in FIELDS.items():
+        if key not in raw:
+            raise CourseInputError(f"{where}: missing {key!r}")
+        if not isinstance(raw[key], kind) or isinstance(raw[key], bool):
+            raise CourseInputError(f"{where}: {key} must be {kind.__name__}, got {raw[key]!r}")
+    extra = set(raw) - set(FIELDS) - {"approve", "label"}
+    if extra:
+        raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+    if raw["step_budget"] < 1:
+        raise CourseInputError(f"{where}: step_budget must be at least 1")
+    if raw["id"] in ids:
+        raise CourseInputError(f"{where}: the id is used twice")
+    parse_script({"task": raw["task"], "steps": raw["script"]}, where)
 
 
 def run_case(case: Case) -> CaseRun:
@@ -129,8 +121,7 @@ def run_case(case: Case) -> CaseRun:
         model,
         approve=lambda call: case.approve,
         max_steps=case.step_budget,
-        # no mutate: the deadlines change how long a run takes, not what it concludes
-        resilience=HARNESS_RESILIENCE,  # pragma: no mutate
+        resilience=HARNESS_RESILIENCE,  # pragma: no mutate (deadlines change speed, not verdicts)
         run_id=f"case-{case.id}",
     )
     return CaseRun(case, trajectory, model.finished)

@@ -1,16 +1,9 @@
 """No verdict without data: every measure ends found, not found, or not evaluated.
 
-A detector that had nothing to look at has not found "no bias"; it has not looked. So every
-measure of the course, from this stage on, ends in one of three states and says what it
-stood on:
-
-    found          enough usable data, and they show the flaw the measure looks for
-    not_found      enough usable data, and they do not show it
-    not_evaluated  too little usable data to say either; the reason and the counts say why
-
-Enough means at least MIN_USABLE usable items *and* at least MIN_SHARE of the items the
-measure set out to use. A judge that answered 2 of 48 questions has not been measured,
-whatever those 2 say: the replies a judge could not give are rarely a random sample.
+A detector that had nothing to look at has not found "no bias"; it has not looked. Enough
+data is at least MIN_USABLE usable items *and* at least MIN_SHARE of the items the measure
+set out to use: a judge that answered 2 of 48 questions has not been measured, because the
+replies a judge could not give are rarely a random sample.
 """
 
 from __future__ import annotations
@@ -77,13 +70,8 @@ class Outcome:
 
 
 def decide(evidence: Evidence, found: bool | None, undefined: str = "undefined") -> Outcome:
-    """The state a measure ends in.
-
-    1) too little usable data: not evaluated, whatever the figures say;
-    2) a figure that is not defined on these data (`found` None): not evaluated, `undefined`
-       says why;
-    3) otherwise found or not found.
-    """
+    """The state a measure ends in: not evaluated on too little data, or when its figure is
+    not defined on these data (`found` None, and `undefined` says why); else found or not."""
     short = evidence.shortfall()
     if short is not None:
         return Outcome(Finding.NOT_EVALUATED, short, evidence)

@@ -1,20 +1,13 @@
 """The judge is an instrument: it returns raw text, and the harness decides what it means.
 
-Two questions can be put to a judge:
-
     score(task, answer, reference) -> str    how good is this answer, 0 to 10
     compare(task, first, second) -> str      which of two answers is better
 
-The reply is parsed strictly. A score is a bare integer from 0 to 10 (surrounding whitespace
-aside); a comparison is exactly `first`, `second` or `tie` (case and surrounding whitespace
-aside). Anything else is *unscored*, and the raw reply is kept so a person can see what the
-judge actually said. A lenient parser that digs digits out of prose turns "I would rate
-this 3 out of 10" into 3, or 31, or 310 — a number nobody measured.
-
-When the judge cannot answer at all (rate-limited, timed out, over budget, connection lost
-or never made), that is the instrument being unavailable: unscored, with the reason. Any
-other exception is a bug in the harness or the judge adapter and is allowed to crash. A
-reply that is not text at all (None, a number) is unscored like any other unreadable reply.
+A score is a bare integer from 0 to 10; a comparison is exactly `first`, `second` or `tie`
+(case and surrounding whitespace aside). Anything else, a reply that is not text included,
+is *unscored*, with the raw reply kept. When the judge cannot answer at all (rate-limited,
+timed out, over budget, no connection), it is unavailable: unscored, with the reason. Any
+other exception is a bug, and is allowed to crash.
 """
 
 from __future__ import annotations
@@ -58,10 +51,6 @@ class Reading:
     value: int | str | None
     raw: str | None  # the reply as given; None when no reply came back
     reason: str = ""
-
-    @property
-    def scored(self) -> bool:
-        return self.value is not None
 
 
 def parse_score(raw: str) -> int | None:

@@ -1,68 +1,76 @@
-"""The calibration gate: three rules a judge must pass before its scores gate a release."""
+"""The calibration gate: three rules a judge must pass before its scores gate a release.
+
+The thresholds, and what each one means, are in gate.toml; a copy with other values is
+passed with --config FILE. A rule whose measure is not evaluated fails, unless it is
+switched off: a check that could not be made has not been passed.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import get_type_hints
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
 from stages.s08_eval.findings import Finding
+from stages.s09_calibration.agreement import Trust
+from stages.s09_calibration.measures import TwinShift
 
 GATE_FILE = Path(__file__).resolve().parent / "gate.toml"
-RULES = {"fail_on_verbosity_bias": bool, "max_flip_rate": float, "min_kappa": float}
 SHIFT, FLIPS, KAPPA = "verbosity interval excludes zero", "flip rate", "kappa against people"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    fail_on_verbosity_bias: bool
+    max_flip_rate: float
+    min_kappa: float
 
 
 @dataclass(frozen=True)
 class Rule:
     name: str
-    value: str
+    value: str  # what was measured, as printed
     limit: str
     passed: bool
 
 
-def load_gate(path: Path = GATE_FILE) -> dict[str, Any]:
+def load_gate(path: Path = GATE_FILE) -> Thresholds:
     """The thresholds; a missing, unknown or mistyped one is an error naming the file."""
-    config = load_toml(path)
-    unknown = sorted(set(config) - set(RULES))
+    config, kinds = load_toml(path), get_type_hints(Thresholds)
+    unknown = sorted(set(config) - set(kinds))
     if unknown:
-        raise CourseInputError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(RULES)}")
-    for name, kind in RULES.items():
+        known = ", ".join(kinds)
+        raise CourseInputError(f"{path}: unknown setting {unknown[0]!r}; known: {known}")
+    for name, kind in kinds.items():
         value = config.get(name)
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            config[name] = value = float(value)
+            config[name] = value = float(value)  # a whole number where a fraction is expected
         if not isinstance(value, kind):
             raise CourseInputError(f"{path}: {name} must be {kind.__name__}, got {value!r}")
-    return config
+    return Thresholds(**{f.name: config[f.name] for f in fields(Thresholds)})
 
 
-def judge_gate(measured: dict[str, Any], config: dict[str, Any]) -> list[Rule]:
-    """Each rule with its measured value, its limit, and whether it passed.
-
-    A rule whose measure is not evaluated fails, unless it is switched off: a check that
-    could not be made has not been passed.
-    """
-    verbosity, calibration = measured["verbosity"], measured["calibration"]
-    enforced = config["fail_on_verbosity_bias"]
+def judge_gate(verbosity: TwinShift, calibration: Trust, limits: Thresholds) -> list[Rule]:
+    """Each rule with its measured value, its limit, and whether it passed."""
+    enforced = limits.fail_on_verbosity_bias
     must = "must not" if enforced else "(not enforced)"
-    at_most = f"at most {config['max_flip_rate']:.2f}"
-    at_least = f"at least {config['min_kappa']:.2f}"
-    if verbosity["state"] == Finding.NOT_EVALUATED:
-        why = f"not evaluated ({verbosity['reason']})"
+    at_most, at_least = f"at most {limits.max_flip_rate:.2f}", f"at least {limits.min_kappa:.2f}"
+    if verbosity.state == Finding.NOT_EVALUATED:
+        why = f"not evaluated ({verbosity.outcome.reason})"
         rules = [Rule(SHIFT, why, must, not enforced), Rule(FLIPS, why, at_most, False)]
     else:
-        found = verbosity["state"] == Finding.FOUND
-        rate = verbosity["flips"] / verbosity["n"]
+        found = verbosity.state == Finding.FOUND
+        rate, flipped = verbosity.flips / verbosity.n, f"({verbosity.flips} of {verbosity.n})"
         rules = [
             Rule(SHIFT, "yes" if found else "no", must, not (found and enforced)),
-            Rule(FLIPS, f"{rate:.2f} ({verbosity['flips']} of {verbosity['n']})", at_most,
-                 rate <= config["max_flip_rate"]),
-        ]  # fmt: skip
-    kappa = calibration["kappa"]
-    if calibration["state"] == Finding.NOT_EVALUATED or kappa is None:
-        rules.append(Rule(KAPPA, f"not evaluated ({calibration['reason']})", at_least, False))
+            Rule(FLIPS, f"{rate:.2f} {flipped}", at_most, rate <= limits.max_flip_rate),
+        ]
+    kappa = calibration.kappa
+    if calibration.state == Finding.NOT_EVALUATED or kappa is None:
+        why = f"not evaluated ({calibration.outcome.reason})"
+        rules.append(Rule(KAPPA, why, at_least, False))
     else:
-        rules.append(Rule(KAPPA, f"{kappa:.2f}", at_least, kappa >= config["min_kappa"]))
+        rules.append(Rule(KAPPA, f"{kappa:.2f}", at_least, kappa >= limits.min_kappa))
     return rules

@@ -1,4 +1,4 @@
-"""Three pictures of a calibration run, as PNG files (matplotlib, no screen needed).
+"""Three pictures of a judge's calibration run, as PNG files (matplotlib, no screen needed).
 
 score_vs_length.png   originals and padded twins: does the score climb with length?
 bootstrap.png         the bootstrap distribution of the mean delta, its interval, zero
@@ -17,57 +17,63 @@ matplotlib.use("Agg")  # files only: no display is needed or used
 import matplotlib.pyplot as plt
 import numpy as np
 
+from stages.s09_calibration.calibrate import Run
 from stages.s09_calibration.calibration import GATE
 from stages.s09_calibration.stats import RESAMPLES, bootstrap_means
 
 
-def draw(result: dict[str, Any], folder: Path, seed: int) -> list[Path]:
-    """Write the three plots for the judge's measurements; return their paths."""
+def draw(run: Run, folder: Path, seed: int) -> list[Path]:
+    """Write the three plots of one run into `folder`; return their paths."""
     folder.mkdir(parents=True, exist_ok=True)
-    series, name = result["series"], result["judge"]["name"]
-    written = []
+    drawn = [(by_length, "score_vs_length.png"), (bootstrap, "bootstrap.png")]
+    drawn += [(kappa_table, "confusion.png")]
+    return [save(picture(run, seed), folder / name) for picture, name in drawn]
 
+
+def by_length(run: Run, seed: int) -> Any:
     figure, axes = plt.subplots(figsize=(6, 4))
-    for kind, marker in (("original", "o"), ("padded", "^")):
-        points = [(x, y) for x, y in series[kind] if y is not None]
-        axes.scatter([p[0] for p in points], [p[1] for p in points], marker=marker, label=kind)
-    axes.set(
-        xlabel="answer length (characters)", ylabel="mean score", title=f"{name}: score by length"
-    )
+    for kind, points, marker in (
+        ("original", run.series.original, "o"),
+        ("padded", run.series.padded, "^"),
+    ):
+        scored = [(x, y) for x, y in points if y is not None]
+        axes.scatter([x for x, _ in scored], [y for _, y in scored], marker=marker, label=kind)
+    axes.set(xlabel="answer length (characters)", ylabel="mean score")
+    axes.set_title(f"{run.judge.name}: score by length")
     axes.legend()
-    written.append(_save(figure, folder / "score_vs_length.png"))
+    return figure
 
-    deltas = [
-        padded - original
-        for (_, original), (_, padded) in zip(series["original"], series["padded"], strict=True)
-        if original is not None and padded is not None
-    ]
+
+def bootstrap(run: Run, seed: int) -> Any:
+    pairs = zip(run.series.original, run.series.padded, strict=True)
+    deltas = [p - o for (_, o), (_, p) in pairs if o is not None and p is not None]
     figure, axes = plt.subplots(figsize=(6, 4))
     if deltas:
-        means = bootstrap_means(np.asarray(deltas), np.random.default_rng(seed), RESAMPLES)
-        axes.hist(means, bins=40)
-        for edge in result["verbosity"]["ci"] or []:
+        axes.hist(bootstrap_means(np.asarray(deltas), np.random.default_rng(seed), RESAMPLES), 40)
+        for edge in run.verbosity.ci or ():
             axes.axvline(edge, linestyle="--", color="black")
     axes.axvline(0, color="red")
-    axes.set(xlabel="mean delta, padded minus original", ylabel="resamples",
-             title=f"{name}: bootstrap of the mean delta")  # fmt: skip
-    written.append(_save(figure, folder / "bootstrap.png"))
+    axes.set(xlabel="mean delta, padded minus original", ylabel="resamples")
+    axes.set_title(f"{run.judge.name}: bootstrap of the mean delta")
+    return figure
 
+
+def kappa_table(run: Run, seed: int) -> Any:
     table = np.zeros((2, 2), dtype=int)
-    for (_, score), person in zip(series["original"], series["human_pass"], strict=True):
+    for (_, score), person in zip(run.series.original, run.series.human_pass, strict=True):
         if score is not None:
             table[int(person), int(score >= GATE)] += 1
     figure, axes = plt.subplots(figsize=(4, 4))
     axes.imshow(table, cmap="Blues")
     for (row, column), count in np.ndenumerate(table):
         axes.text(column, row, str(count), ha="center", va="center")
-    axes.set(xticks=[0, 1], yticks=[0, 1], xticklabels=["judge fail", "judge pass"],
-             yticklabels=["human fail", "human pass"], title=f"{name}: kappa table")  # fmt: skip
-    written.append(_save(figure, folder / "confusion.png"))
-    return written
+    axes.set(xticks=[0, 1], yticks=[0, 1], title=f"{run.judge.name}: kappa table")
+    axes.set_xticklabels(["judge fail", "judge pass"])
+    axes.set_yticklabels(["human fail", "human pass"])
+    return figure
 
 
-def _save(figure: Any, path: Path) -> Path:
+def save(figure: Any, path: Path) -> Path:
     figure.tight_layout()
     figure.savefig(path, dpi=80)
     plt.close(figure)

@@ -2,11 +2,13 @@
 
     open    "Rate the answer's overall quality" — leaves the judge to decide what quality is,
             and a judge that likes length will find it there.
-    facts   a checklist of the required facts, each yes or no, with the instruction that
-            length is not evidence of quality.
+    facts   a checklist of the required facts, one item a line, each yes or no, with the
+            instruction that length is not evidence of quality.
 
 Changing the rubric is the cheapest fix to try, and its effect is measured, not assumed: the
-report shows the same measurements under both rubrics.
+report shows the same measurements under both rubrics. With the course's fakes that
+measurement is a simulation — the biased fake is built to obey the checklist — so the
+numbers show what a fix looks like; only a real model shows whether it works.
 """
 
 from __future__ import annotations
@@ -14,17 +16,18 @@ from __future__ import annotations
 from stages.s01_model.model import Name
 
 CHECKLIST_RULE = "Length is not evidence of quality."
+CHECKLIST_ITEM = "- does the answer state: {fact}? (yes or no)"
 
 
 class Rubric(Name):
-    OPEN = "open"
-    FACTS = "facts"
+    OPEN = "open"  # overall quality, in the judge's own terms
+    FACTS = "facts"  # a yes-or-no checklist of the required facts
 
 
-def prompt(rubric: str, question: str, facts: tuple[str, ...]) -> str:
+def prompt(rubric: Rubric, question: str, facts: tuple[str, ...]) -> str:
     """The task text the judge receives: the rubric, then the question."""
     if rubric == Rubric.FACTS:
-        checklist = "\n".join(f"- does the answer state: {fact}? (yes or no)" for fact in facts)
+        checklist = "\n".join(CHECKLIST_ITEM.format(fact=fact) for fact in facts)
         instructions = (
             "Check each required fact below. Score 10 times the share of facts the answer "
             f"states. {CHECKLIST_RULE}\n{checklist}"

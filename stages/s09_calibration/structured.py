@@ -1,6 +1,7 @@
-"""Strict structured output: a judge asked for JSON must reply with exactly this shape.
+"""The form of a judge's reply: a bare number, or strict structured output.
 
-    {"score": <integer 0-10>, "reason": "<text>"}
+    bare    an integer 0-10 and nothing else (stage 8's parse_score)
+    json    exactly {"score": <integer 0-10>, "reason": "<text>"}
 
 Anything else — prose around the JSON, a float, a string "7", a missing or extra key, a
 boolean — is unscored with the raw text kept and counted, never a silent zero.
@@ -10,7 +11,19 @@ from __future__ import annotations
 
 import json
 
+from stages.s01_model.model import Name
+from stages.s08_eval.judge import parse_score
+
 KEYS = {"score", "reason"}
+
+
+class Reply(Name):
+    BARE = "bare"  # a bare integer
+    JSON = "json"  # {"score": int, "reason": str}
+
+    def parse(self, raw: str) -> int | None:
+        """The score in a reply of this form, or None."""
+        return parse_json_score(raw) if self is Reply.JSON else parse_score(raw)
 
 
 def parse_json_score(raw: str) -> int | None:

@@ -1,4 +1,5 @@
-"""Bias detectors and their mirrored halves: the steady judge must come out clean."""
+"""The two bias detectors (position.py, length.py) and their mirrored halves: the steady judge
+must come out clean."""
 
 import json
 
@@ -12,23 +13,18 @@ from fakes.judges import (
     point_per_25_chars,
 )
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.detectors import (
-    LENGTH_FILE,
+from stages.s08_eval.findings import Finding
+from stages.s08_eval.judge import Reading
+from stages.s08_eval.length import LENGTH_FILE, Gap, LengthResult, length_bias, load_length_pairs
+from stages.s08_eval.position import (
     POSITION_FILE,
-    Gap,
-    LengthResult,
     PositionPair,
     PositionResult,
     both_orders,
-    describe_length,
-    describe_position,
-    length_bias,
-    load_length_pairs,
     load_position_pairs,
     position_bias,
 )
-from stages.s08_eval.findings import Finding
-from stages.s08_eval.judge import Reading
+from stages.s08_eval.render import describe_length, describe_position
 
 
 @pytest.fixture(scope="module")

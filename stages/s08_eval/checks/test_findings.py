@@ -1,5 +1,7 @@
 """No verdict without data: the minimum a measure needs, and the three states it ends in."""
 
+from pathlib import Path
+
 import pytest
 
 from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE, Evidence, Finding, decide
@@ -56,3 +58,9 @@ def test_nothing_to_measure_and_too_little_are_told_apart():
     )
     for evidence, found in ((nothing, True), (one, False), (Evidence(9, 9), None)):
         assert decide(evidence, found).evidence is evidence  # the counts travel with the state
+
+
+def test_the_lesson_quotes_the_minimum_the_code_uses():
+    lesson = Path(__file__).resolve().parents[1] / "README.md"
+    text = " ".join(lesson.read_text().split())  # lines joined where wrapped
+    assert f"at least {MIN_USABLE} usable pairs, and at least {MIN_SHARE:.0%} of the pairs" in text

@@ -17,26 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
-from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.report import build, render
+from stages.s08_eval.__main__ import evaluate
+from stages.s08_eval.render import render
 from stages.s08_eval.specs import resolve
-from stages.s08_eval.survey import survey
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def report_as_the_command_builds_it(runs, spec):
-    chosen, control = resolve(spec), resolve("steady")
-    return build(
-        list(runs.values()),
-        CountingJudge(chosen.judge, chosen.name),
-        CountingJudge(control.judge, control.name),
-        fake=chosen.fake,
-        position_pairs=load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=survey(),
-    )
+    return evaluate(list(runs.values()), resolve(spec), resolve("steady"))
 
 
 @pytest.mark.parametrize(

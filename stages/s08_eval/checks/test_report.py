@@ -2,28 +2,27 @@
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.detectors import load_length_pairs, load_position_pairs
 from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.length import load_length_pairs
+from stages.s08_eval.position import load_position_pairs
+from stages.s08_eval.render import calls, render
 from stages.s08_eval.report import (
     build,
-    calls,
     evaluated_anything,
     failures,
     first_reason,
     level_counts,
-    render,
-    sampling_state,
     writable,
     write,
     write_text,
 )
+from stages.s08_eval.sampling import sampling_state
 from stages.s08_eval.survey import survey
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -175,26 +174,6 @@ def test_a_control_without_usable_replies_is_not_a_clean_control(runs):
 
 
 @pytest.mark.failure_mode
-def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
-    out = tmp_path / "r.json"
-    args = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2", "--out", str(out)]
-    started = time.monotonic()
-    result = cli("stages.s08_eval", *args)
-    assert time.monotonic() - started < 20  # 3 x 0.2 s of waiting, then nothing is asked
-    assert result.returncode == 1
-    down = (
-        "judge unavailable after 3 failed calls in a row (TimeoutError: no reply within 0.2 s); "
-        "judge fakes.judges:HangingJudge, at most 0.2 s a call (--judge-timeout); "
-        "the rest were not asked"
-    )
-    assert result.stdout.splitlines()[1] == f"RUN IS NOT SUCCESSFUL: {down}"
-    report = json.loads(out.read_text())
-    assert report["judge"]["unavailable"] == down.removeprefix("judge ")
-    assert report["levels"]["end_to_end"]["unscored"] == report["cases"]["total"]
-    assert report["position_bias"]["judge"]["state"] == "not_evaluated"
-
-
-@pytest.mark.failure_mode
 @pytest.mark.parametrize(
     ("where", "fragment"),
     [("folder", "is a folder, not a file"), ("under-a-file", "a-file is a file, not a folder")],
@@ -223,7 +202,6 @@ def test_an_empty_case_file_fails_loudly_instead_of_printing_green(cli, tmp_path
     ("spec", "fragment"),
     [
         ("gpt-judge", "expected biased, steady or module.path:attribute"),
-        ("openai:", "name the model, as in openai:MODEL"),
         ("fakes.nowhere:Judge", "cannot import 'fakes.nowhere'"),
         ("fakes.judges:Nothing", "fakes.judges has no attribute 'Nothing'"),
         ("stages.s08_eval.judge:VERDICTS", "tuple has no score or compare method"),
@@ -350,11 +328,13 @@ def test_the_first_reason_says_how_many_more_there_are():
 
 def test_a_real_judge_s_calls_are_the_requests_it_made():
     assert calls({"calls": 54}) == "54 calls"
+    # >>> stage 10
     instrument = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29,
                   "from_cache": 3}  # fmt: skip
     assert calls({"calls": 32, "instrument": instrument}) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )
+    # <<<
 
 
 def test_every_reason_a_run_is_not_successful_is_named(runs):

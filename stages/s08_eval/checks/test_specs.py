@@ -1,7 +1,5 @@
 """`--judge SPEC` becomes a judge, or a one-line error naming the spec and what is wrong."""
 
-import argparse
-import contextlib
 import os
 import subprocess
 import sys
@@ -11,37 +9,15 @@ import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.guard import TIMEOUT_S, GuardedJudge
-from stages.s08_eval.specs import (
-    JudgeChoice,
-    add_judge_options,
-    finish,
-    positive,
-    resolve,
-    resolve_judge,
-    unavailable,
-)
+from stages.s08_eval.specs import resolve
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def guarded(choice):
-    """The guard a resolved judge sits behind."""
-    assert isinstance(choice.judge, GuardedJudge)
-    return choice.judge
-
-
 def test_the_built_in_fakes_are_marked_as_fakes():
     biased, steady = resolve("biased"), resolve("steady")
-    assert (type(guarded(biased).judge), biased.name, biased.fake) == (BiasedJudge, "biased", True)
-    assert (type(guarded(steady).judge), steady.name, steady.fake) == (SteadyJudge, "steady", True)
-
-
-@pytest.mark.failure_mode
-@pytest.mark.parametrize("spec", ["biased", "fakes.judges:SteadyJudge"])
-def test_every_judge_but_the_real_one_is_guarded_with_the_time_limit_asked_for(spec):
-    assert guarded(resolve(spec, timeout_s=1.5)).timeout_s == 1.5
-    assert guarded(resolve(spec)).timeout_s == TIMEOUT_S
+    assert (type(biased.judge), biased.name, biased.fake) == (BiasedJudge, "biased", True)
+    assert (type(steady.judge), steady.name, steady.fake) == (SteadyJudge, "steady", True)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +29,7 @@ def test_every_judge_but_the_real_one_is_guarded_with_the_time_limit_asked_for(s
 )
 def test_a_plugged_in_judge_is_built_and_not_taken_for_a_fake(spec, slot, chars):
     choice = resolve(spec)
-    judge = guarded(choice).judge
+    judge = choice.judge
     assert isinstance(judge, BiasedJudge)
     assert (judge.slot, judge.chars_per_point) == (slot, chars)
     assert (choice.name, choice.fake) == (spec, False)
@@ -61,7 +37,7 @@ def test_a_plugged_in_judge_is_built_and_not_taken_for_a_fake(spec, slot, chars)
 
 def test_an_object_with_the_methods_is_used_as_it_is():
     choice = resolve("stages.s08_eval.checks.test_specs:READY_MADE")
-    assert guarded(choice).judge is READY_MADE
+    assert choice.judge is READY_MADE
 
 
 READY_MADE = SteadyJudge()
@@ -77,7 +53,6 @@ READY_MADE = SteadyJudge()
             "fakes.judges:",
             "--judge 'fakes.judges:': expected biased, steady or module.path:attribute",
         ),
-        ("openai:", "--judge 'openai:': name the model, as in openai:MODEL"),
         (
             "fakes.nowhere:J",
             "--judge 'fakes.nowhere:J': cannot import 'fakes.nowhere': "
@@ -131,7 +106,7 @@ CALLABLE_JUDGE = CallableJudge()
 
 def test_a_callable_object_with_the_methods_is_not_called():
     choice = resolve("stages.s08_eval.checks.test_specs:CALLABLE_JUDGE")
-    assert guarded(choice).judge is CALLABLE_JUDGE
+    assert choice.judge is CALLABLE_JUDGE
 
 
 BROKEN_MODULES = {
@@ -157,75 +132,3 @@ def test_a_plug_in_that_cannot_be_loaded_for_any_reason_is_one_line_and_exit_2(t
         f"cannot import 'broken_{kind}'"
     )  # fmt: skip
     assert result.stderr == f"error: --judge {spec!r}: {doing}: {error}\n"
-
-
-def parsed(*argv):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--judge", default="biased")
-    add_judge_options(parser)
-    return parser, parser.parse_args(argv)
-
-
-def test_the_judge_options_are_read_and_explained():
-    _, defaults = parsed()
-    assert (defaults.judge_config, defaults.no_cache, defaults.progress) == (None, False, False)
-    assert defaults.judge_timeout is None  # the guard's TIMEOUT_S, or a real judge's setting
-    parser, given = parsed("--judge", "steady", "--judge-timeout", "2.5", "--progress",
-                           "--no-cache", "--judge-config", "mine.toml")  # fmt: skip
-    assert (given.judge_timeout, given.progress, given.no_cache) == (2.5, True, True)
-    assert given.judge_config == Path("mine.toml")
-    choice = resolve_judge(given)
-    assert guarded(choice).timeout_s == 2.5 and guarded(choice).progress.live is True
-    text = " ".join(parser.format_help().split())
-    for fragment in ("--judge-config JUDGE_CONFIG settings of an openai: judge (TOML)",
-                     "--no-cache an openai: judge asks anew",
-                     "--progress live progress without a terminal",
-                     f"--judge-timeout S seconds a judge call may take (default {TIMEOUT_S:g}; "
-                     "openai: timeout_s)"):  # fmt: skip
-        assert fragment in text
-
-
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [("0", "'0': a time limit must be above 0 and finite"),
-     ("-1", "'-1': a time limit must be above 0 and finite"),
-     ("inf", "'inf': a time limit must be above 0 and finite"),
-     ("nan", "'nan': a time limit must be above 0 and finite"),
-     ("soon", "'soon' is not a number of seconds")],
-)  # fmt: skip
-def test_a_time_limit_is_a_number_of_seconds_above_zero(text, problem):
-    with pytest.raises(argparse.ArgumentTypeError) as raised:
-        positive(text)
-    assert str(raised.value) == problem
-    assert positive("0.5") == 0.5
-
-
-def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
-    choice = resolve("steady", timeout_s=1.0)
-    assert unavailable(choice) is None
-    breaker = guarded(choice).breaker
-    for _ in range(3):
-        with contextlib.suppress(ConnectionError):
-            breaker.record(TimeoutError("no reply within 1 s"))
-    assert unavailable(choice) == (
-        "unavailable after 3 failed calls in a row (TimeoutError: no reply within 1 s); "
-        "judge steady, at most 1 s a call (--judge-timeout); the rest were not asked"
-    )
-    assert unavailable(JudgeChoice(SteadyJudge(), "bare", fake=False)) is None  # no breaker
-
-
-def test_finish_ends_a_live_progress_line_and_ignores_judges_without_one(capsys):
-    choice = resolve("steady", progress=True)
-    guarded(choice).progress.shown = True  # as if a live line had been drawn
-    finish(choice, JudgeChoice(SteadyJudge(), "bare", fake=False))
-    assert capsys.readouterr().err == "\n"
-
-
-def test_the_spec_s_name_and_progress_reach_the_guard():
-    choice = resolve("fakes.judges:SteadyJudge", progress=False)
-    assert guarded(choice).progress.live is False
-    assert guarded(choice).progress.label == "judge fakes.judges:SteadyJudge"
-    assert (
-        "judge fakes.judges:SteadyJudge, at most 30 s a call" in guarded(choice).breaker.instrument
-    )
-    assert guarded(resolve("biased", progress=False)).progress.live is False

@@ -40,13 +40,13 @@ def test_the_survey_changes_when_the_stages_do(tmp_path):
     (stages / "s07_extra" / "checks").mkdir()
     (stages / "s07_extra" / "checks" / "test_it.py").write_text('x.write({"from_a_check": 1})\n')
     (stages / "s05_notes.txt").write_text("not a stage")
-    (stages / "s10_future").mkdir()
-    (stages / "s10_future" / "later.py").write_text('trace.write({"run_id": 1, "later": 2})\n')
+    (stages / "s99_future").mkdir()
+    (stages / "s99_future" / "later.py").write_text('trace.write({"run_id": 1, "later": 2})\n')
     tracer = stages / "s07_tracing" / "tracer.py"
     tracer.write_text(tracer.read_text().replace('"run_id": step.run_id,', ""))
     found = survey(stages)
     assert found.stages["s07_extra"] == ["event", "phase", "run_id"]
-    assert "s10_future" not in found.stages  # stage 8 surveys the stages before it
+    assert "s99_future" not in found.stages  # stage 8 surveys the stages before it
     assert "s07_tracing" in found.without_run_key
     assert "s07_extra" not in found.without_run_key
 

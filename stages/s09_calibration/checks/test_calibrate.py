@@ -12,10 +12,12 @@ from fakes.judges import (
     SteadyJudge,
 )
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.calibrate import MEASURES, calibrate, not_evaluated
-from stages.s09_calibration.calibration import load_calibration, load_twins
+from stages.s09_calibration.calibrate import MEASURES, calibrate
+from stages.s09_calibration.calibration import load_calibration
+from stages.s09_calibration.twins import load_twins
 
-CASES, TWINS = load_calibration(), load_twins()
+CASES = load_calibration()
+TWINS = load_twins(CASES)
 
 
 @pytest.fixture(scope="module")
@@ -28,60 +30,58 @@ def measured():
 
 
 def test_the_biased_judge_pays_for_padding_and_flips_at_the_gate(measured):
-    verbosity = measured["biased"]["verbosity"]
-    assert verbosity["ci"][0] > 0 and verbosity["verdict"] == "longer scores higher"
-    assert verbosity["state"] == "found"
-    assert verbosity["flips"] > 0 and verbosity["n"] == len(CASES)
+    verbosity = measured["biased"].verbosity
+    assert verbosity.ci[0] > 0 and verbosity.verdict == "longer scores higher"
+    assert verbosity.state == "found"
+    assert verbosity.flips > 0 and verbosity.n == len(CASES)
 
 
 @pytest.mark.failure_mode
 def test_the_mirrored_half_finds_no_verbosity_bias_in_the_steady_judge(measured):
-    for key in ("verbosity", "concise"):
-        shift = measured["steady"][key]
-        assert (shift["state"], shift["flips"], shift["mean_delta"]) == ("not_found", 0, 0.0)
-        assert shift["verdict"] == "no shift"
+    for shift in (measured["steady"].verbosity, measured["steady"].concise):
+        assert (shift.state, shift.flips, shift.mean_delta) == ("not_found", 0, 0.0)
+        assert shift.verdict == "no shift"
 
 
 def test_the_concise_twins_expose_a_judge_that_rewards_volume(measured):
-    assert measured["biased"]["concise"]["verdict"] == "rewards thoroughness by volume"
+    assert measured["biased"].concise.verdict == "rewards thoroughness by volume"
 
 
 @pytest.mark.failure_mode
 def test_a_verdict_counts_only_when_it_survives_the_swap(measured):
-    biased, steady = measured["biased"]["pairwise"], measured["steady"]["pairwise"]
+    biased, steady = measured["biased"].pairwise, measured["steady"].pairwise
     # equal answers: the biased judge always picks the first slot, so nothing survives
-    assert (biased["swap_consistency"], biased["tie"]) == (0.0, biased["pairs"])
-    assert steady["swap_consistency"] == 1.0
-    assert biased["calls"] == 2 * biased["pairs"]
+    assert (biased.swap_consistency, biased.tie) == (0.0, biased.pairs)
+    assert steady.swap_consistency == 1.0
+    assert biased.calls == 2 * biased.pairs
 
 
 def test_self_preference_is_found_in_the_family_judge(measured):
-    found = measured["family"]["self_preference"]
-    assert found["state"] == "found" and found["ci"][0] > 0
-    assert "use a judge from another family" in found["verdict"]
+    found = measured["family"].self_preference
+    assert found.state == "found" and found.ci[0] > 0
+    assert "use a judge from another family" in found.verdict
 
 
 @pytest.mark.failure_mode
 def test_length_bias_is_not_mistaken_for_self_preference(measured):
-    assert measured["biased"]["self_preference"]["state"] == "not_found"
-    assert measured["steady"]["self_preference"]["state"] == "not_found"
+    assert measured["biased"].self_preference.state == "not_found"
+    assert measured["steady"].self_preference.state == "not_found"
 
 
 def test_kappa_separates_the_steady_judge_from_the_biased_one(measured):
-    assert measured["steady"]["calibration"]["trustworthy"] is True
-    assert measured["biased"]["calibration"]["trustworthy"] is False
-    queue = measured["biased"]["calibration"]["queue"]
-    assert len(queue) == measured["biased"]["calibration"]["disagreements"] > 0
-    assert {"question", "answer", "human_score", "judge_score", "reason"} <= set(queue[0])
+    assert measured["steady"].calibration.trustworthy is True
+    assert measured["biased"].calibration.trustworthy is False
+    queue = measured["biased"].calibration.queue
+    assert len(queue) == measured["biased"].calibration.disagreements > 0
+    assert {"question", "answer", "human_score", "judge_score", "reason"} <= set(queue[0].to_json())
 
 
 @pytest.mark.failure_mode
 def test_averaging_repeats_narrows_what_noise_alone_produces():
     def width(repeats):
-        shift = calibrate(CountingJudge(NoisyJudge(seed=2), "noisy"), CASES, TWINS, repeats=repeats)
-        return shift["verbosity"]["ci"][1] - shift["verbosity"]["ci"][0], shift["verbosity"][
-            "flips"
-        ]
+        run = calibrate(CountingJudge(NoisyJudge(seed=2), "noisy"), CASES, TWINS, repeats=repeats)
+        assert run.verbosity.ci is not None
+        return run.verbosity.ci[1] - run.verbosity.ci[0], run.verbosity.flips
 
     (once, flips_once), (nine, flips_nine) = width(1), width(9)
     assert nine < once / 2  # nine scorings: the interval about a third as wide
@@ -92,15 +92,16 @@ def test_averaging_repeats_narrows_what_noise_alone_produces():
 @pytest.mark.parametrize("judge", [ProseJudge(), SilentJudge(), RateLimitedJudge()])
 def test_a_judge_with_no_usable_reply_leaves_every_measure_not_evaluated(judge):
     run = calibrate(CountingJudge(judge, "useless"), CASES, TWINS)
-    assert not_evaluated(run) == list(MEASURES)
+    assert run.not_evaluated() == list(MEASURES)
     # 48 answers and 96 twins scored 3 times each, and 24 pairs compared in both orders
-    assert run["unscored"]["count"] == 3 * 3 * len(CASES) + 2 * 24 == run["judge"]["calls"]
+    assert run.unscored.count == 3 * 3 * len(CASES) + 2 * 24 == run.judge.calls
     for name in MEASURES:
-        assert run[name]["verdict"] is None and run[name]["usable"] == 0
-    assert run["verbosity"]["reason"] == (
+        measure = getattr(run, name)
+        assert measure.verdict is None and measure.outcome.evidence.usable == 0
+    assert run.verbosity.outcome.reason == (
         "too little usable data: 0 usable of 48, 48 unscored (needs at least 2 and 50%)"
     )
-    assert run["calibration"]["trustworthy"] is None  # neither trustworthy nor not
+    assert run.calibration.trustworthy is None  # neither trustworthy nor not
 
 
 class ComparesInProse(SteadyJudge):
@@ -113,10 +114,10 @@ class ComparesInProse(SteadyJudge):
 @pytest.mark.failure_mode
 def test_an_unreadable_comparison_is_unscored_never_a_tie():
     run = calibrate(CountingJudge(ComparesInProse(), "prose-compare"), CASES, TWINS)
-    pairwise = run["pairwise"]
-    assert (pairwise["tie"], pairwise["usable"], pairwise["unscored"]) == (0, 0, 24)
-    assert pairwise["state"] == "not_evaluated" and pairwise["swap_consistency"] is None
-    assert run["unscored"]["count"] == 48  # both orders of 24 pairs, counted as unscored
+    pairwise, evidence = run.pairwise, run.pairwise.outcome.evidence
+    assert (pairwise.tie, evidence.usable, evidence.unscored) == (0, 0, 24)
+    assert pairwise.state == "not_evaluated" and pairwise.swap_consistency is None
+    assert run.unscored.count == 48  # both orders of 24 pairs, counted as unscored
 
 
 class ScoresHalfTheTexts(SteadyJudge):
@@ -129,12 +130,12 @@ class ScoresHalfTheTexts(SteadyJudge):
 @pytest.mark.failure_mode
 def test_a_measure_is_not_evaluated_below_half_of_its_data_whatever_the_rest_shows():
     run = calibrate(CountingJudge(ScoresHalfTheTexts(), "half"), CASES, TWINS)
-    verbosity = run["verbosity"]
+    verbosity, evidence = run.verbosity, run.verbosity.outcome.evidence
     # only 4 of the 48 padded twins are 200 characters or shorter (their originals too): 4
     # pairs are scored both ways, and they are the shortest answers, not a random sample
     short = [c for c in CASES if len(TWINS[c.id].padded) <= 200 and len(c.answer) <= 200]
-    assert verbosity["usable"] == len(short) == 4 and verbosity["total"] == 48
-    assert verbosity["state"] == "not_evaluated" and verbosity["verdict"] is None
+    assert evidence.usable == len(short) == 4 and evidence.total == 48
+    assert verbosity.state == "not_evaluated" and verbosity.verdict is None
 
 
 def test_the_command_prints_judge_and_control_side_by_side(cli, tmp_path):

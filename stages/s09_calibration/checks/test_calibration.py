@@ -7,12 +7,10 @@ import pytest
 
 from fakes.padder import concise, padded
 from stages.s01_model.errors import CourseInputError
-from stages.s09_calibration.calibration import (
-    CALIBRATION_FILE,
-    GATE,
-    CalCase,
+from stages.s09_calibration.calibration import CALIBRATION_FILE, GATE, CalCase, load_calibration
+from stages.s09_calibration.twins import (
+    TWINS_FILE,
     added_facts,
-    load_calibration,
     load_twins,
     make_twins,
     twin_problems,
@@ -72,17 +70,31 @@ def test_a_label_that_disagrees_with_the_gate_is_refused(tmp_path):
 
 
 def test_the_committed_twins_are_the_padder_s_output():
-    committed = load_twins()
-    assert {t.id: t for t in make_twins(CASES)} == committed
+    committed = load_twins(CASES)
+    assert make_twins(CASES) == committed
 
 
 @pytest.mark.failure_mode
 def test_no_twin_adds_a_fact_and_no_concise_twin_loses_one():
     # every twin, not a sample: those in the fixture, and those the padder makes now
-    for twins in (load_twins(), {t.id: t for t in make_twins(CASES)}):
+    for twins in (load_twins(CASES), make_twins(CASES)):
         assert {case.id: twin_problems(case, twins[case.id]) for case in CASES} == {
             case.id: [] for case in CASES
         }
+
+
+@pytest.mark.failure_mode
+def test_the_loader_refuses_a_twin_that_adds_a_fact_or_is_missing(tmp_path):
+    rows = json.loads(TWINS_FILE.read_text())
+    rows[0]["padded"] += " It arrives in 3 days."
+    path = tmp_path / "twins.json"
+    path.write_text(json.dumps(rows))
+    with pytest.raises(CourseInputError) as raised:
+        load_twins(CASES, path)
+    assert str(raised.value) == f"{path}: twins of {rows[0]['id']!r}: padded twin adds figure 3"
+    path.write_text(json.dumps(rows[1:]))
+    with pytest.raises(CourseInputError, match=f"no twins for case {rows[0]['id']!r}"):
+        load_twins(CASES, path)
 
 
 @pytest.mark.failure_mode
@@ -102,7 +114,7 @@ def test_the_validator_catches_a_twin_that_adds_something(extra, problem):
 
 
 def test_padded_twins_are_longer_and_concise_twins_shorter_or_equal():
-    twins = load_twins()
+    twins = load_twins(CASES)
     for case in CASES:
         assert len(twins[case.id].padded) > len(case.answer)
         assert len(twins[case.id].concise) <= len(case.answer)

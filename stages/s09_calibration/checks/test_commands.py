@@ -1,32 +1,37 @@
 """The gate, plots, and the rubric change held to its record."""
 
 import json
-import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.findings import Evidence, Finding, Outcome
 from stages.s08_eval.judge import CountingJudge
+from stages.s09_calibration.agreement import Trust
 from stages.s09_calibration.calibrate import MEASURES, calibrate, rubric_change
-from stages.s09_calibration.calibration import load_calibration, load_twins
-from stages.s09_calibration.gate import judge_gate, load_gate
+from stages.s09_calibration.calibration import load_calibration
+from stages.s09_calibration.gate import Thresholds, judge_gate, load_gate
+from stages.s09_calibration.measures import TwinShift
 from stages.s09_calibration.rubrics import Rubric
+from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
-CONFIG = {"fail_on_verbosity_bias": True, "max_flip_rate": 0.05, "min_kappa": 0.6}
+CONFIG = Thresholds(fail_on_verbosity_bias=True, max_flip_rate=0.05, min_kappa=0.6)
 
 
-def measured(flips=0, n=40, shift="not_found", kappa=0.7):
+def measured(flips=0, n=40, shift="not_found", kappa=0.7) -> tuple[TwinShift, Trust]:
     """What the gate reads of a calibration: no data (n = 0, kappa None) is not evaluated."""
-    lost = "too little usable data"
-    return {
-        "verbosity": {"state": "not_evaluated" if n == 0 else shift, "reason": lost,
-                      "flips": flips, "n": n},
-        "calibration": {"state": "not_evaluated" if kappa is None else "not_found",
-                        "reason": lost, "kappa": kappa},
-    }  # fmt: skip
+
+    def outcome(state):
+        return Outcome(Finding(state), "too little usable data", Evidence(n, 40))
+
+    shift_state = "not_evaluated" if n == 0 else shift
+    verbosity = TwinShift(outcome(shift_state), "", n, 3, None, None, None, flips)
+    people = outcome("not_evaluated" if kappa is None else "not_found")
+    return verbosity, Trust(people, "", kappa, None, None, None)
 
 
 def test_the_gate_fails_the_biased_judge_and_passes_the_steady_one(cli):
@@ -49,18 +54,19 @@ def test_the_gate_fails_the_biased_judge_and_passes_the_steady_one(cli):
     ],
 )
 def test_each_rule_at_and_beyond_its_threshold(case, passes):
-    assert [rule.passed for rule in judge_gate(case, CONFIG)] == passes
+    verbosity, calibration = case
+    assert [rule.passed for rule in judge_gate(verbosity, calibration, CONFIG)] == passes
 
 
 @pytest.mark.failure_mode
 def test_nothing_measured_or_kappa_undefined_cannot_pass_the_gate():
-    unmeasured = judge_gate(measured(n=0), CONFIG)
+    unmeasured = judge_gate(*measured(n=0), CONFIG)
     assert [r.passed for r in unmeasured] == [False, False, True]
     assert unmeasured[1].value == "not evaluated (too little usable data)"
-    assert [r.passed for r in judge_gate(measured(kappa=None), CONFIG)] == [True, True, False]
+    assert [r.passed for r in judge_gate(*measured(kappa=None), CONFIG)] == [True, True, False]
     # a rule switched off stays off, measured or not
-    relaxed = dict(CONFIG, fail_on_verbosity_bias=False)
-    assert [r.passed for r in judge_gate(measured(n=0), relaxed)] == [True, False, True]
+    relaxed = replace(CONFIG, fail_on_verbosity_bias=False)
+    assert [r.passed for r in judge_gate(*measured(n=0), relaxed)] == [True, False, True]
 
 
 @pytest.mark.failure_mode
@@ -73,8 +79,8 @@ def test_the_gate_fails_a_judge_that_gives_nothing_usable(cli, judge):
 
 
 def test_a_rule_can_be_switched_off_in_the_config():
-    relaxed = dict(CONFIG, fail_on_verbosity_bias=False)
-    rule = judge_gate(measured(shift="found"), relaxed)[0]
+    relaxed = replace(CONFIG, fail_on_verbosity_bias=False)
+    rule = judge_gate(*measured(shift="found"), relaxed)[0]
     assert (rule.passed, rule.limit) == (True, "(not enforced)")
 
 
@@ -93,7 +99,7 @@ def test_the_gate_config_is_checked(tmp_path, text, message):
     path = tmp_path / "gate.toml"
     path.write_text(text)
     if not message:  # whole numbers are accepted where a fraction is expected
-        assert load_gate(path)["min_kappa"] == 1.0
+        assert load_gate(path).min_kappa == 1.0
         return
     with pytest.raises(CourseInputError) as raised:
         load_gate(path)
@@ -147,29 +153,12 @@ def test_one_measure_without_data_is_enough_to_fail_the_report(cli, tmp_path):
 
 
 @pytest.mark.failure_mode
-def test_a_judge_that_hangs_ends_report_and_gate_in_seconds(cli, tmp_path):
-    hangs = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2"]
-    for command in (["report", *hangs, "--out", str(tmp_path / "r.json")], ["gate", *hangs]):
-        started = time.monotonic()
-        result = cli("stages.s09_calibration", *command)
-        assert time.monotonic() - started < 30  # 3 time-outs of 0.2 s, then nothing is asked
-        assert result.returncode == 1
-        assert "judge unavailable after 3 failed calls in a row (TimeoutError" in (
-            result.stdout.replace("the judge is unavailable", "judge unavailable")
-        )
-
-
-@pytest.mark.failure_mode
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (["--repeats", "0"], "argument --repeats: 0: each text must be scored at least once"),
         (["--repeats", "-1"], "argument --repeats: -1: each text must be scored at least once"),
         (["--repeats", "two"], "argument --repeats: 'two' is not a whole number"),
-        (
-            ["--judge-timeout", "0"],
-            "argument --judge-timeout: '0': a time limit must be above 0 and finite",
-        ),
         (["--bogus"], "unrecognized arguments: --bogus"),
     ],
 )
@@ -183,7 +172,8 @@ def test_arguments_that_cannot_make_a_measurement_are_refused(cli, arguments, me
 
 def test_calibrate_refuses_to_score_each_text_no_times():
     with pytest.raises(ValueError, match="repeats must be at least 1, got 0"):
-        calibrate(CountingJudge(SteadyJudge(), "s"), load_calibration(), load_twins(), repeats=0)
+        cases = load_calibration()
+        calibrate(CountingJudge(SteadyJudge(), "s"), cases, load_twins(cases), repeats=0)
 
 
 @pytest.mark.failure_mode
@@ -222,19 +212,21 @@ def test_the_report_json_has_the_documented_keys(cli, tmp_path):
 
 
 def test_the_rubric_change_is_the_recorded_one():
-    cases, twins = load_calibration(), load_twins()
+    cases = load_calibration()
+    twins = load_twins(cases)
     live = rubric_change(
         calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins),
         calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins, rubric=Rubric.FACTS),
     )
-    assert live == json.loads((STAGE / "rubric_change.json").read_text())
+    assert live.to_json() == json.loads((STAGE / "rubric_change.json").read_text())
 
 
 @pytest.mark.failure_mode
 def test_the_checklist_removes_the_length_bias_and_leaves_the_steady_judge_as_it_was():
-    cases, twins = load_calibration(), load_twins()
+    cases = load_calibration()
+    twins = load_twins(cases)
     facts = calibrate(CountingJudge(BiasedJudge(), "b"), cases, twins, rubric=Rubric.FACTS)
-    assert (facts["verbosity"]["state"], facts["verbosity"]["verdict"]) == ("not_found", "no shift")
+    assert (facts.verbosity.state, facts.verbosity.verdict) == ("not_found", "no shift")
     steady_open = calibrate(CountingJudge(SteadyJudge(), "s"), cases, twins)
     steady_facts = calibrate(CountingJudge(SteadyJudge(), "s"), cases, twins, rubric=Rubric.FACTS)
-    assert steady_open["calibration"] == steady_facts["calibration"]
+    assert steady_open.calibration == steady_facts.calibration

@@ -6,9 +6,12 @@ from pathlib import Path
 from fakes.judges import BiasedJudge, FamilyJudge, SteadyJudge
 from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.__main__ import _interval, _number
-from stages.s09_calibration.calibrate import calibrate, families, rubric_change
-from stages.s09_calibration.calibration import load_calibration, load_twins
+from stages.s09_calibration.calibrate import calibrate, rubric_change
+from stages.s09_calibration.calibration import families, load_calibration
+from stages.s09_calibration.report import interval as _interval
+from stages.s09_calibration.report import number as _number
+from stages.s09_calibration.rubrics import Rubric
+from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
 
@@ -17,38 +20,37 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### Numbers from a run", 1)[1].split("\n#", 1)[0]
     quoted = dict(re.findall(r"^- (.+?): `(.+)`$", numbers, flags=re.MULTILINE))
-    cases, twins = load_calibration(), load_twins()
+    cases = load_calibration()
+    twins = load_twins(cases)
     run = {
         name: calibrate(CountingJudge(judge, name), cases, twins)
         for name, judge in (("biased", BiasedJudge()), ("steady", SteadyJudge()),
                             ("family", FamilyJudge()))
     }  # fmt: skip
-    verbosity = run["biased"]["verbosity"]
+    verbosity = run["biased"].verbosity
 
     def kappa(name):
-        c = run[name]["calibration"]
-        return f"{_number(c['kappa'])} — {c['verdict']}, {c['disagreements']} disagreements"
+        c = run[name].calibration
+        return f"{_number(c.kappa)} — {c.verdict}, {c.disagreements} disagreements"
 
-    selfpref = run["family"]["self_preference"]
-    checklist = calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins, rubric="facts")
+    selfpref = run["family"].self_preference
+    checklist = calibrate(CountingJudge(BiasedJudge(), "biased"), cases, twins, rubric=Rubric.FACTS)
     change = rubric_change(run["biased"], checklist)
-    before, after = change["open"], change["facts"]
+    before, after = change.open, change.facts
     live = {
         "calibration cases": f"{len(cases)}, {len(families(cases))} pairs",
-        "biased verbosity": f"mean delta {_number(verbosity['mean_delta'])} "
-        f"{_interval(verbosity['ci'])}, {verbosity['flips']} of {verbosity['n']} flip — "
-        f"{verbosity['verdict']}",
-        "biased pairwise swap consistency": _number(run["biased"]["pairwise"]["swap_consistency"]),
+        "biased verbosity": f"mean delta {_number(verbosity.mean_delta)} "
+        f"{_interval(verbosity.ci)}, {verbosity.flips} of {verbosity.n} flip — "
+        f"{verbosity.verdict}",
+        "biased pairwise swap consistency": _number(run["biased"].pairwise.swap_consistency),
         "kappa, biased judge": kappa("biased"),
         "kappa, steady judge": kappa("steady"),
-        "family judge self-preference gap": (
-            f"{_number(selfpref['gap'])} {_interval(selfpref['ci'])}"
-        ),
-        "judge calls per report, each side": str(run["biased"]["judge"]["calls"]),
-        "rubric change, biased judge": (
-            f"verbosity {_number(before['verbosity_mean_delta'])} -> "
-            f"{_number(after['verbosity_mean_delta'])}, flips {before['flips']} -> "
-            f"{after['flips']}, kappa {_number(before['kappa'])} -> {_number(after['kappa'])}"
+        "family judge self-preference gap": (f"{_number(selfpref.gap)} {_interval(selfpref.ci)}"),
+        "judge calls per report, each side": str(run["biased"].judge.calls),
+        "rubric change, biased judge (simulated)": (
+            f"verbosity {_number(before.verbosity_mean_delta)} -> "
+            f"{_number(after.verbosity_mean_delta)}, flips {before.flips} -> "
+            f"{after.flips}, kappa {_number(before.kappa)} -> {_number(after.kappa)}"
         ),
     }
     assert quoted == live

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from fakes.judges import JsonJudge
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibrate import calibrate
-from stages.s09_calibration.calibration import load_calibration, load_twins
-from stages.s09_calibration.structured import json_reason, parse_json_score
+from stages.s09_calibration.calibration import load_calibration
+from stages.s09_calibration.structured import Reply, json_reason, parse_json_score
+from stages.s09_calibration.twins import load_twins
 
 
 def test_a_well_formed_reply_gives_its_score_and_reason():
@@ -48,16 +49,18 @@ def test_every_valid_score_and_reason_round_trips(score, reason):
 
 @pytest.mark.failure_mode
 def test_a_judge_replying_in_json_read_as_bare_numbers_is_all_unscored_and_counted():
-    cases, twins = load_calibration()[:4], load_twins()
-    as_bare = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply="bare")
-    as_json = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply="json")
-    unusable = as_bare["unscored"]
-    assert unusable["count"] == as_bare["judge"]["calls"] - as_bare["pairwise"]["calls"]
-    assert unusable["reasons"] == {"unparseable reply": unusable["count"]}
-    assert json.loads(unusable["example"])["score"] in range(11)  # the JSON, kept as given
-    assert as_bare["calibration"]["scored"] == 0 and as_bare["verbosity"]["n"] == 0
-    assert as_bare["verbosity"]["state"] == as_bare["calibration"]["state"] == "not_evaluated"
-    assert as_json["unscored"]["count"] == 0 and as_json["calibration"]["scored"] == 4
+    cases = load_calibration()[:4]
+    twins = load_twins(cases)
+    as_bare = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply=Reply.BARE)
+    as_json = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply=Reply.JSON)
+    unusable = as_bare.unscored
+    assert unusable.count == as_bare.judge.calls - as_bare.pairwise.calls
+    assert unusable.reasons == {"unparseable reply": unusable.count}
+    assert unusable.example is not None
+    assert json.loads(unusable.example)["score"] in range(11)  # the JSON, kept as given
+    assert as_bare.calibration.scored == 0 and as_bare.verbosity.n == 0
+    assert as_bare.verbosity.state == as_bare.calibration.state == "not_evaluated"
+    assert as_json.unscored.count == 0 and as_json.calibration.scored == 4
 
 
 @pytest.mark.failure_mode

@@ -1,19 +1,11 @@
 """A judge on a leash: a time limit on every call, a breaker for a dead instrument, progress.
 
-A judge is someone else's code, or someone else's server. Three things can go wrong that the
-strict parser never sees, because no reply arrives at all:
-
-- A call hangs. Every call to a plug-in judge runs in a worker thread and gets `timeout_s`
-  seconds (TIMEOUT_S unless `--judge-timeout` says otherwise); past that it is unscored
-  "timed out" (TimeoutError) and the run goes on. The worker is left behind, not killed:
-  Python cannot stop a thread, so a judge that hangs keeps a thread until the run ends.
-- The instrument is dead. A refused connection, an unknown host, a TLS failure or a call
-  that timed out is not a blip that a retry fixes. After STOP_AFTER of them in a row the
-  breaker opens: the run stops asking (every later question is unscored InstrumentDown, at
-  once), its report says which instrument could not be reached and how it was configured,
-  and the command exits 1 — in seconds, not after waiting on every question in turn.
-- A long run is silent. Progress goes to stderr: a live line on a terminal, and one line
-  every PROGRESS_EVERY_S seconds otherwise, so that a CI log shows the run is alive.
+Three things go wrong that the strict parser never sees, because no reply arrives at all:
+a call hangs (each call runs in a worker thread and is abandoned, unscored "timed out",
+after `timeout_s`); the instrument is gone (after STOP_AFTER time-outs or refused
+connections in a row the breaker opens, and every later question is unscored at once); and
+a long run is silent (progress goes to stderr: a live line on a terminal, otherwise a line
+every PROGRESS_EVERY_S seconds, so that a CI log shows the run is alive).
 """
 
 from __future__ import annotations
@@ -33,11 +25,7 @@ LIVE_AFTER_S = 2.0  # on a terminal: a live line once a run has taken this long
 
 
 class InstrumentDown(ConnectionError):
-    """STOP_AFTER calls in a row found the judge dead: every later call is refused unasked.
-
-    One of the "unavailable" errors, so each question it refuses is unscored, and the report
-    still comes out, every measure that depended on the judge not evaluated.
-    """
+    """The breaker is open: refused unasked. "Unavailable", so the question is unscored."""
 
 
 # What counts towards the breaker: the instrument is not there, rather than busy.
@@ -124,11 +112,13 @@ class Progress:
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
             line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
             line += f"; {note}" if note else ""
-            # flushed at once, so that a log shows it while the run goes on (presentation)
-            if self.live:
-                print(f"\r{line}", end="", file=self.stream, flush=True)  # pragma: no mutate
-            else:
-                print(line, file=self.stream, flush=True)  # pragma: no mutate
+            # flushed at once, so that a log shows it while the run goes on
+            print(
+                f"\r{line}" if self.live else line,
+                end="" if self.live else "\n",
+                file=self.stream,
+                flush=True,
+            )
 
     def finish(self) -> None:
         """End a live line, so that what is printed next starts on its own."""
@@ -155,9 +145,8 @@ def call_with_timeout(
         finally:
             finished.set()
 
-    # daemon: a call that never returns must not keep the command from ending (a check runs
-    # the commands in their own processes, out of the mutmut sweep's sight)
-    threading.Thread(target=work, name="judge-call", daemon=True).start()  # pragma: no mutate
+    # daemon: a call that never returns must not keep the command from ending
+    threading.Thread(target=work, name="judge-call", daemon=True).start()
     started = time.monotonic()
     while not finished.wait(min(1.0, max(0.0, started + timeout_s - time.monotonic()))):
         waited = time.monotonic() - started

@@ -11,31 +11,28 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from fakes.chat_server import ChatServer, Drop, Hang, Malformed, Reply, Status
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval import prompts
-from stages.s08_eval.guard import STOP_AFTER
 from stages.s08_eval.judge import OverBudget, RateLimited, read_score
-from stages.s08_eval.openai_judge import (
-    DEFAULT_BASE_URL,
-    OpenAIJudge,
-    PlanningJudge,
-    Settings,
-    load_settings,
-    on_this_machine,
-    safe_url,
-)
+from stages.s10_real_judge import prompts
+from stages.s10_real_judge.client import OpenAIJudge
+from stages.s10_real_judge.endpoint import DEFAULT_BASE_URL, on_this_machine, safe_url
+from stages.s10_real_judge.guard import STOP_AFTER
+from stages.s10_real_judge.prefetch import PlanningJudge, prefetch
+from stages.s10_real_judge.settings import Settings, load_settings
 
 KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
 ROOT = Path(__file__).resolve().parents[3]
+EVAL = [sys.executable, "-m", "stages.s10_real_judge", "eval"]
 
 
 def judge_for(server, tmp_path, waits=None, **settings):
-    config = Settings(**{"timeout_s": 2.0, "cache": str(tmp_path / "cache.sqlite"), **settings})
+    config = Settings(**{"timeout_s": 2.0, "journal": str(tmp_path / "cache.sqlite"), **settings})
     return OpenAIJudge(
         "some-model",
         config,
@@ -135,7 +132,7 @@ def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(
             "model": "some-model", "endpoint": server.url.split("/")[2],
             "requests": 0, "paid_calls": 0, "from_cache": 3,
         }  # fmt: skip
-        uncached = OpenAIJudge("some-model", Settings(cache=""), api_key=KEY, base_url=server.url)
+        uncached = OpenAIJudge("some-model", Settings(journal=""), api_key=KEY, base_url=server.url)
         uncached.score("t", "a", "r")
         assert len(server.requests) == 4
 
@@ -149,25 +146,40 @@ def test_concurrent_prefetch_gives_the_replies_of_a_sequential_run(tmp_path):
         sequential = judge_for(server, tmp_path / "a")
         expected = [sequential.ask(q) for q in questions]
         parallel = judge_for(server, tmp_path / "b", concurrency=8)
-        assert parallel.prefetch(questions) == 40
+        assert prefetch(parallel, questions) == 40
         assert [parallel.ask(q) for q in questions] == expected
         assert parallel.paid == 40 and len(server.requests) == 80
 
 
-def test_settings_come_from_a_commented_toml_file(tmp_path):
+def test_a_settings_file_overrides_only_what_it_names_and_a_bad_one_is_named(tmp_path):
     assert load_settings() == Settings()
     path = tmp_path / "judge.toml"
+    path.write_text("timeout_s = 5\nattempts = 2\n")
+    # 5 is read as 5.0 seconds; every setting the file does not name keeps its default
+    assert load_settings(path) == Settings(timeout_s=5.0, attempts=2)
     path.write_text("concurrency = 'many'\n")
     with pytest.raises(CourseInputError, match="concurrency must be int, got 'many'"):
         load_settings(path)
+    path.write_text("retries = 3\n")
+    with pytest.raises(CourseInputError, match="unknown setting 'retries'; known: temperature"):
+        load_settings(path)
+
+
+def test_every_default_has_its_reason_beside_it_and_the_lesson_quotes_them():
+    source = (ROOT / "stages" / "s10_real_judge" / "settings.py").read_text().splitlines()
+    for field in fields(Settings):
+        line = next(line for line in source if line.strip().startswith(f"{field.name}:"))
+        assert "  # " in line, f"{field.name} has no comment beside its default"
+    lesson = " ".join((ROOT / "stages" / "s10_real_judge" / "README.md").read_text().split())
+    assert f"(`attempts`, {Settings().attempts} by default)" in lesson
 
 
 def run_report(server, tmp_path, *extra):
     tmp_path.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
     config = tmp_path / "judge.toml"
-    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\nattempts = 2\nbackoff_s = 0.01\n')
-    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:some-model",
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\nattempts = 2\nbackoff_s = 0.01\n')
+    command = [*EVAL, "--judge", "openai:some-model",
                "--json", "--out", str(tmp_path / "report.json"),
                "--judge-config", str(config), *extra]  # fmt: skip
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -213,7 +225,7 @@ def free_port():
 def test_a_refused_connection_is_not_retried_and_three_in_a_row_stop_the_run(tmp_path):
     waits: list[float] = []
     url = f"http://127.0.0.1:{free_port()}/v1"
-    config = Settings(timeout_s=2.0, cache=str(tmp_path / "c.sqlite"), attempts=5)
+    config = Settings(timeout_s=2.0, journal=str(tmp_path / "c.sqlite"), attempts=5)
     judge = OpenAIJudge("m", config, api_key=KEY, base_url=url, sleep=waits.append)
     readings = [read_score(judge, "t", str(n), "r") for n in range(5)]
     assert waits == []  # no backoff: nothing is listening, and waiting will not change that
@@ -231,8 +243,8 @@ def test_a_dead_endpoint_ends_the_run_in_seconds_with_one_line(tmp_path):
     url = f"http://127.0.0.1:{free_port()}/v1"
     env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url}
     config = tmp_path / "judge.toml"
-    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\n')
-    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:m", "--json",
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\n')
+    command = [*EVAL, "--judge", "openai:m", "--json",
                "--judge-config", str(config), "--out", str(tmp_path / "r.json")]  # fmt: skip
     started = time.monotonic()
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
@@ -249,13 +261,13 @@ def test_a_dead_endpoint_ends_the_run_in_seconds_with_one_line(tmp_path):
 @pytest.mark.failure_mode
 def test_no_key_for_an_endpoint_off_this_machine_is_one_line_before_any_call(tmp_path):
     with pytest.raises(CourseInputError) as raised:
-        OpenAIJudge("m", Settings(cache=""), api_key="", base_url="https://judge.example/v1")
+        OpenAIJudge("m", Settings(journal=""), api_key="", base_url="https://judge.example/v1")
     assert str(raised.value) == (
         "--judge openai:m: OPENAI_API_KEY is not set, and https://judge.example/v1 is not on "
         "this machine; set the key (a server on 127.0.0.1 or localhost needs none)"
     )
     with ChatServer([Reply("6")]) as server:  # loopback: no key needed
-        judge = OpenAIJudge("m", Settings(cache=""), api_key="", base_url=server.url)
+        judge = OpenAIJudge("m", Settings(journal=""), api_key="", base_url=server.url)
         assert judge.score("t", "a", "r") == "6"
 
 
@@ -265,7 +277,7 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
         judge = judge_for(server, tmp_path, timeout_s=0.2, concurrency=4)
         started = time.monotonic()
         planned = [[{"role": "user", "content": f"q{n}"}] for n in range(40)]
-        judge.prefetch(planned)
+        prefetch(judge, planned)
         assert time.monotonic() - started < 5  # one round of time-outs, then nothing is asked
         assert len(server.requests) <= 4 + STOP_AFTER  # those in flight when it opened
     assert judge.breaker.down() is not None
@@ -292,8 +304,8 @@ def test_the_key_appears_nowhere(tmp_path):
 @pytest.mark.failure_mode
 def test_a_killed_run_pays_for_no_received_reply_twice(tmp_path):
     config = tmp_path / "judge.toml"
-    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\nconcurrency = 1\n')
-    command = [sys.executable, "-m", "stages.s08_eval", "--judge", "openai:some-model",
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\nconcurrency = 1\n')
+    command = [*EVAL, "--judge", "openai:some-model",
                "--out", str(tmp_path / "r.json"), "--judge-config", str(config)]  # fmt: skip
     with ChatServer(latency=0.1) as server:
         env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
@@ -328,21 +340,21 @@ def test_the_endpoint_and_key_come_from_the_usual_variables(monkeypatch, env, gi
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    judge = OpenAIJudge("m", Settings(cache="", timeout_s=4.0), base_url=given)
+    judge = OpenAIJudge("m", Settings(journal="", timeout_s=4.0), base_url=given)
     assert judge.breaker.instrument == f"{instrument}, at most 4 s a call"
     assert judge.base_url == (given or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
     assert (judge._key == KEY) is ("OPENAI_API_KEY" in env)
     assert judge.client.api_key == (judge._key or "no-key-needed-on-loopback")
-    assert judge.cache is None and judge.progress is None
+    assert judge.journal is None and judge.progress is None
 
 
 def test_the_journal_is_where_the_settings_say_and_off_when_asked(tmp_path):
     with ChatServer() as server:
         judge = judge_for(server, tmp_path)
-        assert judge.cache is not None
-        off = OpenAIJudge("m", Settings(cache=str(tmp_path / "c.sqlite")), api_key=KEY,
-                          base_url=server.url, use_cache=False)  # fmt: skip
-        assert off.cache is None
+        assert judge.journal is not None
+        off = OpenAIJudge("m", Settings(journal=str(tmp_path / "c.sqlite")), api_key=KEY,
+                          base_url=server.url, use_journal=False)  # fmt: skip
+        assert off.journal is None
 
 
 def test_the_planner_asks_exactly_what_the_real_judge_will_and_answers_parseably():

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from fakes.judges import HangingJudge, RateLimitedJudge, SteadyJudge
-from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
-from stages.s08_eval.guard import (
+from stages.s08_eval.judge import RateLimited, Unreachable, read_score
+from stages.s10_real_judge.guard import (
     PROGRESS_EVERY_S,
     STOP_AFTER,
     TIMEOUT_S,
@@ -19,7 +19,6 @@ from stages.s08_eval.guard import (
     Progress,
     call_with_timeout,
 )
-from stages.s08_eval.judge import RateLimited, Unreachable, read_score
 
 
 class Scripted:
@@ -218,19 +217,14 @@ def test_one_call_is_one_call_and_an_idle_judge_is_quiet():
 def test_the_lessons_quote_the_limits_the_code_uses():
     stage, root = Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[3]
     lesson = " ".join((stage / "README.md").read_text().split())  # lines joined where wrapped
-    share = f"{MIN_SHARE:.0%}"
     for quoted in (
-        f"at least {MIN_USABLE} usable pairs, and at least {share} of the pairs",
-        f"(`guard.py`: {TIMEOUT_S:g} s, `--judge-timeout S`)",
+        f"(`guard.py`: {TIMEOUT_S:g} s, `--judge-timeout S`;",
         f"{STOP_AFTER} failures in a row that say the instrument is gone",
         f"in about {STOP_AFTER * TIMEOUT_S:g} s ({STOP_AFTER} time-outs of {TIMEOUT_S:g} s)",
         f"a line every {PROGRESS_EVERY_S:g} seconds in a CI log",
-        f"is stopped after {STOP_AFTER} time-outs",
+        f"which is stopped after {STOP_AFTER} time-outs",
+        f"after {STOP_AFTER} dead-instrument failures in a row",
     ):
         assert quoted in lesson
     readme = " ".join((root / "README.md").read_text().split())
-    for quoted in (
-        f"fewer than {MIN_USABLE} usable pairs, or fewer than {share} of them",
-        f"(`--judge-timeout`, {TIMEOUT_S:g} s by default); {STOP_AFTER} time-outs",
-    ):
-        assert quoted in readme
+    assert f"(`--judge-timeout`, {TIMEOUT_S:g} s by default); {STOP_AFTER} time-outs" in readme

@@ -5,12 +5,12 @@ human labels are there, kappa at the gate with a review queue of the disagreemen
 measure ends found, not found or not evaluated (stage 8's findings.py), on the evidence of
 the rows it could use out of the rows in the file.
 
-Every data row is either measured or named (tables.py holds the rules of reading). A row that
-breaks a rule is counted, and written with its number and its problem to the skipped file;
-the text report lists the first few. So rows measured + rows skipped == data rows in the
-file. The review queue and the skipped file are written to temporary files, and renamed into
-place only when the whole file was read: an audit stopped by an error leaves no file behind.
-The file is streamed: a million rows fit in memory.
+Every data row is either measured or named (tables.py and values.py hold the rules of
+reading). A row that breaks a rule is counted, and written with its number and its problem to
+the skipped file; the text report lists the first few. So rows measured + rows skipped ==
+data rows in the file. The review queue and the skipped file are written to temporary files,
+and renamed into place only when the whole file was read: an audit stopped by an error
+leaves no file behind. The file is streamed: a million rows fit in memory.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ from typing import Any, NamedTuple, TextIO
 
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding
-from stages.s09_calibration.calibrate import length_confound, trust
+from stages.s09_calibration.agreement import trust
+from stages.s09_calibration.measures import length_confound
 from stages.s09_calibration.stats import kappa_from_table
-from stages.s09_calibration.tables import Columns, Rules, Unusable, rows_of
+from stages.s11_drift.tables import Columns, rows_of
+from stages.s11_drift.values import Rules, Unusable
 
 SHOWN_BAD_ROWS = 10  # how many skipped rows the report lists; the skipped file has them all
 
@@ -127,10 +129,10 @@ def summary(found: Audit, columns: Columns) -> dict[str, Any]:
         "rows": found.rows,
         "skipped": found.skipped,
         "problems": found.problems,
-        "length_confound": length_confound(found.lengths, found.scores, evidence),
+        "length_confound": length_confound(found.lengths, found.scores, evidence).to_json(),
     }
     if columns.human:
-        agreement = trust(kappa_from_table(found.table), evidence)
+        agreement = trust(kappa_from_table(found.table), evidence).to_json()
         result["calibration"] = {**agreement, "disagreements": found.disagreements}
     result["not_evaluated"] = [
         name

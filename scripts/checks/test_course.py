@@ -1,9 +1,11 @@
 """The course holds together: every stage is in the manifest, has its lesson, checks and demo,
 and every number a lesson quotes about its own size is the size of its code.
 
-The checks about each stage loop over the stages instead of being parametrized by them, so
-that a stage's number of checks stays the same at every later tag (the student path table in
-README.md counts them)."""
+These are the course's own checks, not a lesson's: course.toml lists this file under
+`[course]`, so every tag carries it, and the student path table in README.md counts it on a
+row of its own rather than in the first stage's figures. The checks about each stage loop over
+the stages instead of being parametrized by them, so that their number is the same at every
+tag."""
 
 import ast
 import re
@@ -17,7 +19,7 @@ from scripts.course import figures, load_course, path_table, table_in
 from scripts.progress import position_line
 from stages.s01_model.files import load_toml
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = load_toml(ROOT / "course.toml")
 STAGES = MANIFEST["stage"]
 SECTIONS = [
@@ -178,6 +180,10 @@ def test_the_readme_student_path_table_is_the_one_the_checks_give():
     assert [(tag, name, title) for tag, name, _, title in tags] == [
         (f"stage-{s['number']:02d}", Path(s["directory"]).name, s["title"]) for s in STAGES
     ]
+    # the first row is this file's: the course's own checks, which every tag carries
+    own = re.findall(r"^\| every tag \| \[course\]\(([^)]+)\) \|", table_in(readme), re.M)
+    assert own == [str(Path(__file__).resolve().relative_to(ROOT))]
+    assert own[0] in MANIFEST["course"]["paths"]
 
 
 def test_ci_runs_make_check():

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence
-from stages.s09_calibration.audit import Outputs, audit, summary, written_on_success
-from stages.s09_calibration.calibrate import length_confound
-from stages.s09_calibration.tables import Columns
+from stages.s09_calibration.measures import length_confound
+from stages.s11_drift.__main__ import DEMO
+from stages.s11_drift.audit import Outputs, audit, summary, written_on_success
+from stages.s11_drift.tables import Columns
 
 THEIRS = [
     [1, "short", 3, "fail"], [2, "a much longer reply", 8, "pass"],
@@ -54,7 +55,7 @@ def leftovers(path):
 
 
 def run(cli, path, *options):
-    return cli("stages.s09_calibration", "audit", str(path), "--out-dir", str(reports(path)),
+    return cli("stages.s11_drift", "audit", str(path), "--out-dir", str(reports(path)),
                *options)  # fmt: skip
 
 
@@ -95,7 +96,7 @@ def test_the_audit_measures_are_the_stage_measures_on_the_rows_it_kept(tmp_path)
     # rows 2, 3, 5 and 8 kept: len("short") 5, "a much longer reply" 19, "longer still, and
     # then some" 27, "medium reply" 12; their scores 3, 8, 9, 7
     kept = length_confound([5.0, 19.0, 27.0, 12.0], [3.0, 8.0, 9.0, 7.0], Evidence(4, 7))
-    assert result["length_confound"] == kept
+    assert result["length_confound"] == kept.to_json()
     assert result["length_confound"]["spearman"] == pytest.approx(1.0)  # both in one order
 
 
@@ -122,6 +123,20 @@ def test_the_audit_command_names_columns_and_fails_when_nothing_was_usable(cli, 
     assert "error: no usable row: nothing was audited" in result.stderr
     missing = run(cli, path, "--score-col", "judge_grade")
     assert missing.returncode == 2 and "name the answer column" in missing.stderr
+
+
+def test_the_demo_file_shows_what_the_lesson_says_it_shows(cli, tmp_path):
+    # the demo's own arguments, with its files written here instead of reports/
+    result = cli("stages.s11_drift", *DEMO, "--out-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr  # both measures evaluated
+    # the fixture holds 22 data rows; rows 17 and 20 (the header is row 1) have the scores
+    # "n/a" and "7,5", the two unreadable on purpose
+    assert "22 rows, 20 measured, 2 skipped" in result.stdout
+    assert "skipped row 17: score 'n/a'" in result.stdout
+    assert "skipped row 20: score '7,5'" in result.stdout and "decimal comma?" in result.stdout
+    # the judge likes long answers more than the people do
+    assert "— longer answers score higher" in result.stdout
+    assert "disagreements — NOT trustworthy" in result.stdout
 
 
 # ---- encoding ----------------------------------------------------------------------------

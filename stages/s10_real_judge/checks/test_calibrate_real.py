@@ -1,4 +1,4 @@
-"""Stage 9 with a real judge: the same report over a loopback chat-completions server."""
+"""Stage 9's report and gate with a real judge, over a loopback chat-completions server."""
 
 import json
 import os
@@ -18,13 +18,13 @@ KEY = "sk-test-S9-DISTINCTIVE-42"
 
 def test_report_and_gate_run_against_an_openai_compatible_server(tmp_path):
     config = tmp_path / "judge.toml"
-    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\n')
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\n')
     with ChatServer() as server:  # replies 7 to every scoring question, tie to comparisons
         env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
         common = ["--judge", "openai:some-model", "--judge-config", str(config)]
-        command = [sys.executable, "-m", "stages.s09_calibration"]
+        command = [sys.executable, "-m", "stages.s10_real_judge"]
         report = subprocess.run(
-            [*command, "report", *common, "--json", "--out", str(tmp_path / "r.json")],
+            [*command, "calibrate", *common, "--json", "--out", str(tmp_path / "r.json")],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
         )  # fmt: skip
         assert report.returncode == 0, report.stderr
@@ -53,19 +53,19 @@ def test_report_and_gate_against_a_dead_endpoint_end_in_seconds_with_one_line(tm
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
     env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url}
     config = tmp_path / "judge.toml"
-    config.write_text(f'cache = "{tmp_path / "cache.sqlite"}"\n')
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\n')
     common = ["--judge", "openai:m", "--judge-config", str(config)]
-    for command in (["report", *common, "--json", "--out", str(tmp_path / "r.json")],
+    for command in (["calibrate", *common, "--json", "--out", str(tmp_path / "r.json")],
                     ["gate", *common]):  # fmt: skip
         started = time.monotonic()
         result = subprocess.run(
-            [sys.executable, "-m", "stages.s09_calibration", *command],
+            [sys.executable, "-m", "stages.s10_real_judge", *command],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert time.monotonic() - started < 30
         assert result.returncode == 1
         assert KEY not in result.stdout + result.stderr
-        if command[0] == "report":
+        if command[0] == "calibrate":
             errors = [line for line in result.stderr.splitlines() if line.startswith("error")]
             assert len(errors) == 1 and url in errors[0] and "(OPENAI_BASE_URL)" in errors[0]
             report = json.loads(result.stdout)

@@ -1,0 +1,131 @@
+"""The report as text a person reads, from the report's dict alone: nothing here measures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stages.s08_eval.findings import Finding
+from stages.s08_eval.length import LengthResult
+from stages.s08_eval.levels import Level
+from stages.s08_eval.position import PositionResult
+
+
+def render(report: dict[str, Any]) -> str:
+    """The whole report: each section in turn."""
+    sections = (_summary, _levels, _detectors, _survey, _checks, _cases)
+    return "\n".join(line for section in sections for line in section(report))
+
+
+def _summary(report: dict[str, Any]) -> list[str]:
+    lines = ["Stage 8 — evaluation report"]
+    first, *more = report["not_successful"] or [""]
+    if first:
+        lines.append(f"RUN IS NOT SUCCESSFUL: {first}")
+        lines += [f"  and: {reason}" for reason in more]
+    judge, control, cases = report["judge"], report["control"], report["cases"]
+    lines.append(
+        f"judge: {judge['name']} ({calls(judge)}) · control: {control['name']} ({calls(control)})"
+    )
+    edges = f"{cases['edge']} of them edge cases (read from the trajectories)"
+    lines.append(f"cases: {cases['total']}, {edges}")
+    return lines
+
+
+def _levels(report: dict[str, Any]) -> list[str]:
+    widths = {"passed": 7, "failed": 7, "unscored": 9, "not_evaluated": 14}
+    lines = ["", f"{'level':<12} " + " ".join(f"{name:>{w}}" for name, w in widths.items())]
+    for level, counts in report["levels"].items():
+        lines.append(f"{level:<12} " + " ".join(f"{counts[n]:>{w}}" for n, w in widths.items()))
+    lines += [f"(every level counts all {report['cases']['total']} cases)", ""]
+    return lines
+
+
+def _detectors(report: dict[str, Any]) -> list[str]:
+    lines = []
+    for detector in ("position_bias", "length_bias"):
+        lines.append(f"{detector.replace('_', ' ')}:")
+        for side in ("judge", "control"):
+            text = report["text"][detector][side]
+            first, *gaps = [text] if isinstance(text, str) else text
+            lines.append(f"  {side:<7} ({report[side]['name']}): {first}")
+            lines += [f"    {gap.strip()}" for gap in gaps]
+    for detector in report["detector_broken"]:
+        name = detector.replace("_", " ").upper()
+        lines.append(f"THE {name} DETECTOR IS BROKEN: the control shows bias")
+    return lines
+
+
+def _survey(report: dict[str, Any]) -> list[str]:
+    stages = report["trace_survey"]["stages"]
+    fields = {field for found in stages.values() for field in found}
+    without = ", ".join(report["trace_survey"]["without_run_key"]) or "none"
+    return [
+        "",
+        f"trace survey: {len(stages)} earlier stages write traces, {len(fields)} distinct fields",
+        *(f"  {stage}: {', '.join(found)}" for stage, found in stages.items()),
+        f"  no run key: {without}",
+    ]
+
+
+def _checks(report: dict[str, Any]) -> list[str]:
+    """Sampling, flakiness, and every case whose label its trajectory contradicts."""
+    sampling = report["sampling"]
+    share = sampling["sent"] / sampling["requests"]
+    lines = [
+        f"sampling: {sampling['sent']} of {sampling['requests']} requests sent to the judge "
+        f"({share:.1%}) — {sampling['state']}",
+        f"flakiness: repeated judging, identical verdicts? — {report['flakiness']['state']}",
+    ]
+    for row in report["results"]:
+        if row["label"] and (row["label"] == "edge") != row["edge"]:
+            shows = ", ".join(row["signals"]) or "none"
+            lines.append(
+                f"label ignored: {row['id']} is labelled {row['label']}; its trace shows {shows}"
+            )
+    return lines
+
+
+def _cases(report: dict[str, Any]) -> list[str]:
+    lines = ["", f"{'case':<22} {'edge':<5} {'end_to_end':<11} {'trajectory':<11} component"]
+    for row in report["results"]:
+        states = " ".join(f"{row['levels'][level]['state']:<11}" for level in Level)
+        lines.append(f"{row['id']:<22} {'yes' if row['edge'] else '':<5} {states}".rstrip())
+    return lines
+
+
+def calls(side: dict[str, Any]) -> str:
+    """How many times a judge was asked."""
+    # >>> stage 10
+    usage = side.get("instrument")
+    if usage is not None:  # a judge on the wire: the requests it made, the replies it got
+        return (
+            f"{side['calls']} questions: {usage['requests']} requests to {usage['endpoint']}, "
+            f"{usage['paid_calls']} replies received, {usage['from_cache']} from the journal"
+        )
+    # <<<
+    return f"{side['calls']} calls"
+
+
+def describe_position(result: PositionResult) -> str:
+    return _tally(result.state, result.flips, result.pairs, result.unscored, result.reason)
+
+
+def describe_length(result: LengthResult) -> list[str]:
+    """The tally, then one line per pair: its score without and with the padding."""
+    lines = [_tally(result.state, result.found, result.pairs, result.unscored, result.reason)]
+    for gap in result.gaps:
+        if gap.before is None or gap.after is None:
+            lines.append(f"  {gap.task}: unscored")
+            continue
+        change = f"{gap.after - gap.before:+d} for {gap.extra_chars} extra characters"
+        lines.append(f"  {gap.task}: {gap.before} -> {gap.after} ({change})")
+    return lines
+
+
+def _tally(state: Finding, hits: int, pairs: int, unscored: int, reason: str) -> str:
+    """ "FOUND — 3 of 3", "none found — 0 of 2 (1 of 3 unscored)", or why not evaluated."""
+    if state == Finding.NOT_EVALUATED:
+        return f"NOT EVALUATED — {reason}"
+    word = "FOUND" if state == Finding.FOUND else "none found"
+    lost = f" ({unscored} of {pairs} unscored)" if unscored else ""
+    return f"{word} — {hits} of {pairs - unscored}{lost}"

@@ -1,0 +1,211 @@
+"""The measures of calibration: each looks for one flaw and returns a record of what it saw.
+
+    verbosity         padded twin minus original; found when the interval excludes zero
+    concise           concise twin minus original; found when the interval excludes zero
+    pairwise          the two families' answers in both orders; found when a verdict does
+                      not survive the swap
+    length_confound   Spearman's rho of score with length; found when its interval excludes
+                      zero
+    self_preference   the score gap between the families on pairs people rate equal, at
+                      equal length; found when its interval excludes zero
+    calibration       agreement with people (agreement.py)
+
+Every record starts with its outcome (stage 8's findings.py: found, not found, or not
+evaluated, with the counts it stood on) and its verdict in words, which is None when it was
+not evaluated. A figure that could not be computed is None ("n/a"), never zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
+from stages.s08_eval.position import Swap
+from stages.s09_calibration.calibration import GATE, CalCase, families
+from stages.s09_calibration.stats import (
+    bootstrap_ci,
+    correlation_ci,
+    excludes_zero,
+    flips,
+    intercept,
+    intercept_ci,
+    mean,
+    pearson,
+    share_higher,
+    spearman,
+)
+
+Interval = tuple[float, float]
+Scores = dict[str, float | None]  # a mean score by case id; None when nothing was usable
+UNDEFINED_RHO = "the correlation is undefined: fewer than 4 points, or lengths that never vary"
+# A twin shift's verdict: (twins score higher, twins score lower, no shift)
+Words = tuple[str, str, str]
+VERBOSITY = ("longer scores higher", "longer scores lower", "no shift")
+CONCISE = ("rewards brevity", "rewards thoroughness by volume", "no shift")
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON holds it: records become objects, tuples become lists."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [plain(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What every measure carries: how it ended and on what, and its conclusion in words."""
+
+    outcome: Outcome
+    verdict: str | None  # None when not evaluated: no conclusion without data
+
+    @property
+    def state(self) -> Finding:
+        return self.outcome.state
+
+    def to_json(self) -> dict[str, Any]:
+        """The report's JSON object: state and counts, the verdict, then the figures."""
+        figures = {f.name: plain(getattr(self, f.name)) for f in fields(self)[2:]}
+        return {**self.outcome.fields(), "verdict": self.verdict, **figures}
+
+
+def said(outcome: Outcome, verdict: str) -> str | None:
+    """The verdict, when the measure was evaluated."""
+    return None if outcome.state == Finding.NOT_EVALUATED else verdict
+
+
+@dataclass(frozen=True)
+class TwinShift(Measure):
+    n: int  # originals whose twin was scored too
+    repeats: int  # scorings averaged into each score
+    mean_delta: float | None
+    ci: Interval | None
+    share_higher: float | None  # share of twins that scored above their original
+    flips: int  # answers whose pass/fail at the gate the twin changed
+
+
+def twin_shift(
+    pairs: list[tuple[float | None, float | None]], repeats: int, seed: int, words: Words
+) -> TwinShift:
+    """How twins score against their originals: the shift, its interval, flips at the gate.
+
+    `pairs` holds (original, twin) mean scores of every case, None where none was usable.
+    """
+    usable = [
+        (original, twin) for original, twin in pairs if original is not None and twin is not None
+    ]
+    deltas = [twin - original for original, twin in usable]
+    interval = bootstrap_ci(deltas, seed)
+    outcome = decide(Evidence(len(usable), len(pairs)), excludes_zero(interval))
+    higher, lower, same = words
+    verdict = same
+    if outcome.state == Finding.FOUND and interval is not None:
+        verdict = higher if interval[0] > 0 else lower
+    changed = flips([o >= GATE for o, _ in usable], [t >= GATE for _, t in usable])
+    figures = (mean(deltas), interval, share_higher(deltas), changed)
+    return TwinShift(outcome, said(outcome, verdict), len(usable), repeats, *figures)
+
+
+@dataclass(frozen=True)
+class Pairwise(Measure):
+    bullets: int  # usable pairs the bullets answer won in both orders
+    prose: int
+    tie: int  # a tie in both orders, or a verdict that changed with the order
+    pairs: int
+    calls: int  # two a pair
+    swap_consistency: float | None  # share of usable pairs whose verdict survived the swap
+
+
+def pairwise(ask: Callable[[str, str, str], Swap], cases: list[CalCase]) -> Pairwise:
+    """Each pair of family answers compared in both orders; a verdict must survive the swap.
+
+    A pair whose reply could not be read in either order is unscored: it says nothing and is
+    left out. Of the rest, disagreement between the two orders is recorded as a tie (the
+    judge preferred a slot, not an answer), and is the flaw this measure looks for.
+    """
+    won = {"a": 0, "b": 0, "tie": 0}
+    consistent = 0
+    pairs = families(cases)
+    for bullets, prose in pairs:
+        swap = ask(bullets.question, bullets.answer, prose.answer)
+        if not swap.usable:
+            continue
+        survived = swap.ab == swap.ba
+        consistent += survived
+        winner = swap.ab if survived and swap.ab else "tie"
+        won[winner] += 1
+    usable = sum(won.values())
+    outcome = decide(Evidence(usable, len(pairs)), consistent < usable)
+    verdict = "every verdict survives the swap"
+    if outcome.state == Finding.FOUND:
+        verdict = (
+            f"prefers a slot: {usable - consistent} of {usable} verdicts change with the order"
+        )
+    share = consistent / usable if usable else None
+    counts = (won["a"], won["b"], won["tie"], len(pairs), 2 * len(pairs))
+    return Pairwise(outcome, said(outcome, verdict), *counts, share)
+
+
+@dataclass(frozen=True)
+class SelfPreference(Measure):
+    pairs: int  # equal pairs with both answers scored
+    gap: float | None  # bullets minus prose, at equal length
+    ci: Interval | None
+
+
+def self_preference(cases: list[CalCase], scores: Scores, seed: int) -> SelfPreference:
+    """Bullets-minus-prose score gap on pairs people rate equal, controlled for length:
+    the intercept of the gap against the length difference."""
+    equal = [(b, p) for b, p in families(cases) if b.human_score == p.human_score]
+    gaps, length_gaps = [], []
+    for bullets, prose in equal:
+        first, second = scores[bullets.id], scores[prose.id]
+        if first is not None and second is not None:
+            gaps.append(first - second)
+            length_gaps.append(float(len(bullets.answer) - len(prose.answer)))
+    gap, interval = intercept(length_gaps, gaps), intercept_ci(length_gaps, gaps, seed)
+    outcome = decide(Evidence(len(gaps), len(equal)), excludes_zero(interval))
+    verdict = "no preference for either family's style at equal quality and length"
+    if outcome.state == Finding.FOUND and gap is not None:
+        favoured = "bullets" if gap > 0 else "prose"
+        verdict = (
+            f"it scores {favoured} answers {abs(gap):.1f} points higher than equal ones: use a "
+            f"judge from another family, or discount its {favoured} scores by {abs(gap):.1f}"
+        )
+    return SelfPreference(outcome, said(outcome, verdict), len(gaps), gap, interval)
+
+
+@dataclass(frozen=True)
+class LengthConfound(Measure):
+    spearman: float | None
+    ci: Interval | None  # Fisher's z, approximate
+    pearson: float | None
+
+
+def length_confound(
+    lengths: Sequence[float], scores: Sequence[float], evidence: Evidence
+) -> LengthConfound:
+    """Does the score follow the length? Spearman's rho with its interval, and Pearson's r.
+
+    Over a set whose long answers are also its wrong ones this mixes length with quality:
+    only twins separate the two.
+    """
+    rho = spearman(lengths, scores)
+    interval = correlation_ci(rho, len(scores))
+    if len(set(scores)) == 1 and len(set(lengths)) > 1:
+        # one score for every length: no correlation is defined, and none is needed
+        outcome = decide(evidence, False)
+        verdict = "the score never varies, so it cannot follow the length"
+    else:
+        found = None if interval is None else excludes_zero(interval)
+        outcome = decide(evidence, found, UNDEFINED_RHO)
+        verdict = "the score does not follow the length"
+    if outcome.state == Finding.FOUND and interval is not None:
+        verdict = f"longer answers score {'higher' if interval[0] > 0 else 'lower'}"
+    rho_r = pearson(lengths, scores)
+    return LengthConfound(outcome, said(outcome, verdict), rho, interval, rho_r)

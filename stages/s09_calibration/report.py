@@ -1,0 +1,184 @@
+"""The calibration report: the judge and the steady control side by side, and the rubric change.
+
+`Report` holds records; `to_json` turns them into the one JSON object the report is written
+as, and `render` into the text a person reads. Neither computes: what the text says is what
+the records hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from stages.s08_eval.findings import Finding
+from stages.s09_calibration.agreement import HumanAgreement
+from stages.s09_calibration.calibrate import MEASURES, RubricChange, Run, Unscored
+from stages.s09_calibration.measures import (
+    Interval,
+    LengthConfound,
+    Measure,
+    Pairwise,
+    SelfPreference,
+    TwinShift,
+    plain,
+)
+from stages.s09_calibration.structured import KEYS, Reply
+
+
+@dataclass(frozen=True)
+class Side:
+    """One judge of the report: its run, and what the harness knows of it."""
+
+    run: Run
+    reply: Reply  # the form its replies were asked in
+    calls_in_all: int  # the rubric change's calls included
+    unavailable: str | None = None  # why it stopped being asked, when it did
+    instrument: dict[str, Any] | None = None  # what the instrument says of itself, if it can
+
+
+@dataclass(frozen=True)
+class Report:
+    judge: Side
+    control: Side  # the steady fake: it must show no bias
+    rubric_change: RubricChange
+    simulated: bool  # a fake judge, built to obey the checklist rubric
+
+    @property
+    def not_successful(self) -> list[str]:
+        """Why the report cannot be read as a result; empty when it can.
+
+        A judge that stopped being asked; a side with nothing evaluated; a side with some
+        measures not evaluated; a rubric change that could not be compared.
+        """
+        found = []
+        for label, side in (("judge", self.judge), ("control", self.control)):
+            missing = side.run.not_evaluated()
+            if side.unavailable:
+                found.append(f"{label} {side.unavailable}")
+            if len(missing) == len(MEASURES):
+                found.append(
+                    f"nothing was evaluated for the {label}: {side.run.unscored.count} of "
+                    f"{side.run.judge.calls} replies unscored"
+                )
+            elif missing:
+                names = ", ".join(name.replace("_", " ") for name in missing)
+                found.append(f"not evaluated for the {label}: {names}")
+        if self.rubric_change.state == Finding.NOT_EVALUATED:
+            found.append(f"rubric change not evaluated: {self.rubric_change.outcome.reason}")
+        return found
+
+
+def side_json(side: Side) -> dict[str, Any]:
+    judge = {**plain(side.run.judge), "calls_in_all": side.calls_in_all}
+    judge["unavailable"] = side.unavailable
+    if side.instrument is not None:
+        judge["instrument"] = side.instrument
+    return {**plain(side.run), "judge": judge}
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    """The report as one JSON object: the judge's measures at the top, the control beside."""
+    return {
+        **side_json(report.judge),
+        "reply": report.judge.reply,
+        "control": side_json(report.control),
+        "rubric_change": report.rubric_change.to_json(),
+        "not_successful": report.not_successful,
+    }
+
+
+def interval(ci: Interval | None) -> str:
+    return "n/a" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+
+
+def number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def unscored_line(unscored: Unscored, reply: Reply) -> str:
+    """How many replies were unusable and why, with one as the judge gave it."""
+    if not unscored.count:
+        return "0 unscored"
+    why = ", ".join(f"{count} {reason}" for reason, count in unscored.reasons.items())
+    line = f"{unscored.count} unscored ({why})"
+    if unscored.example is not None:
+        line += f"; e.g. {unscored.example[:80]!r}"
+    if reply == Reply.JSON:
+        line += f"; asked for strict JSON with exactly the keys {sorted(KEYS)}, score 0-10"
+    return line
+
+
+def line(name: str, measure: Measure, figures: str) -> str:
+    """One measure's line: its figures and verdict, or why it is not evaluated."""
+    if measure.state == Finding.NOT_EVALUATED:
+        return f"  {name}: NOT EVALUATED — {measure.outcome.reason}"
+    lost = measure.outcome.evidence
+    counts = f" ({lost.counts()})" if lost.unscored else ""
+    return f"  {name}: {figures} — {measure.verdict}{counts}"
+
+
+def figures(m: Measure) -> str:
+    """A measure's figures as the report prints them; its verdict and counts follow."""
+    if isinstance(m, TwinShift):
+        return f"mean delta {number(m.mean_delta)} {interval(m.ci)}, {m.flips} of {m.n} flip"
+    if isinstance(m, Pairwise):
+        return (
+            f"{m.pairs} pairs in both orders ({m.calls} calls): swap consistency "
+            f"{number(m.swap_consistency)}; bullets {m.bullets}, prose {m.prose}, tie {m.tie}"
+        )
+    if isinstance(m, SelfPreference):
+        return f"gap {number(m.gap)} {interval(m.ci)} over {m.pairs} equal pairs"
+    if isinstance(m, LengthConfound):
+        return f"spearman {number(m.spearman)} {interval(m.ci)}, pearson {number(m.pearson)}"
+    assert isinstance(m, HumanAgreement), f"no figures for {type(m).__name__}"
+    return (
+        f"kappa {number(m.kappa)} (observed {number(m.observed)}, by chance "
+        f"{number(m.expected)}); {m.disagreements} disagreements to review"
+    )
+
+
+def render_side(label: str, side: Side) -> list[str]:
+    """A side's header, the instrument when it described itself, and one line a measure."""
+    run = side.run
+    unscored = unscored_line(run.unscored, side.reply)
+    lines = [f"{label}: {run.judge.name} ({run.judge.calls} calls, {unscored})"]
+    if side.instrument is not None:
+        i = side.instrument
+        lines.append(
+            f"  instrument: {i['model']} at {i['endpoint']} — {i['requests']} requests, "
+            f"{i['paid_calls']} replies received, {i['from_cache']} from the journal "
+            f"(the rubric change included)"
+        )
+    repeats = f" at the gate, each text scored {run.verbosity.repeats} times"
+    lines.append(line("verbosity", run.verbosity, figures(run.verbosity) + repeats))
+    named = [
+        ("concise", run.concise),
+        ("pairwise", run.pairwise),
+        ("self-preference", run.self_preference),
+        ("length confound", run.length_confound),
+        ("agreement with people", run.calibration),
+    ]
+    return lines + [line(name, measure, figures(measure)) for name, measure in named]
+
+
+def render(report: Report) -> str:
+    lines = ["Stage 9 — calibration report"]
+    first, *more = report.not_successful or [""]
+    if first:
+        lines += [f"RUN IS NOT SUCCESSFUL: {first}", *(f"  and: {reason}" for reason in more)]
+    lines += ["", *render_side("judge", report.judge), ""]
+    lines += [*render_side("control", report.control), ""]
+    change, judge = report.rubric_change, report.judge
+    before, after = change.open, change.facts
+    lines.append(
+        f"rubric change for {judge.run.judge.name}: open-ended -> required-facts checklist "
+        f"({after.calls} more calls, {judge.calls_in_all} in all)"
+    )
+    if report.simulated:
+        lines.append("  simulated: the fake judge obeys this rubric; a real model measures the fix")
+    figures = (
+        f"mean delta {number(before.verbosity_mean_delta)} -> {number(after.verbosity_mean_delta)}"
+        f" ({before.verbosity_verdict} -> {after.verbosity_verdict}), flips {before.flips} -> "
+        f"{after.flips}, kappa {number(before.kappa)} -> {number(after.kappa)}"
+    )
+    return "\n".join([*lines, line("verbosity and kappa", change, figures)])

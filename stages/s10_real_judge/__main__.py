@@ -1,0 +1,120 @@
+"""Stage 10: the reports of stages 8 and 9, with a real instrument on the wire.
+
+    python -m stages.s10_real_judge eval      [stage 8's options] [wire options]
+    python -m stages.s10_real_judge calibrate [stage 9's report options] [wire options]
+    python -m stages.s10_real_judge gate      [stage 9's gate options] [wire options]
+
+Wire options: --judge-config FILE, --no-cache, --progress, --judge-timeout S; `--judge`
+also takes openai:MODEL. Without a command, a demo: `eval` against a chat-completions
+server that this command starts on 127.0.0.1, so the whole wire runs with no network.
+
+Each command prints what its stage prints, with the same JSON keys, and exits as its stage
+does; and 1 when a judge was found unavailable (its breaker opened).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from stages.s01_model.cli import ROOT, run_cli
+from stages.s08_eval import __main__ as s08
+from stages.s08_eval.cases import load_cases, run_case
+from stages.s08_eval.judge import Judge
+from stages.s08_eval.report import failures, writable
+from stages.s08_eval.specs import JudgeChoice
+from stages.s09_calibration import __main__ as s09
+from stages.s09_calibration.gate import load_gate
+from stages.s09_calibration.report import Report
+from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, finish, unavailable
+from stages.s10_real_judge.prefetch import ask_ahead
+
+PROG = "python -m stages.s10_real_judge"
+COMMANDS = ("eval", "calibrate", "gate")
+DEMO_REPORT = ROOT / "reports" / "s10_real_judge.json"
+
+
+def run_eval(argv: list[str]) -> int:
+    """Stage 8's report: plan its questions, fetch them, then build it in order."""
+    parser = s08.parser(f"{PROG} eval", SPECS)
+    add_options(parser)
+    args = parser.parse_args(argv)
+    out = writable(args.out, "--out")  # checked before any call is made
+    chosen, control = chosen_by(args)
+    runs = [run_case(case) for case in load_cases(args.cases)]
+    ask_ahead(chosen.judge, lambda judge: s08.evaluate(runs, replace(chosen, judge=judge), control))
+    report = s08.evaluate(runs, chosen, control)
+    finish(chosen, control)  # what follows is known once every call is made
+    report["judge"].update(unavailable=unavailable(chosen), **instrument(chosen))
+    report["control"]["unavailable"] = unavailable(control)
+    report["not_successful"] = failures(report)
+    return s08.emit(report, args, out)
+
+
+def run_calibration(argv: list[str]) -> int:
+    """Stage 9's report (`calibrate`) or gate, with the questions fetched ahead."""
+    parser, commands = s09.parser(PROG, SPECS, name="calibrate")
+    for command in commands.values():
+        add_options(command)
+    args = s09.parse(parser, commands, argv)
+    if args.command == "gate":
+        limits = load_gate(args.config)  # read before any call is made
+        chosen, _ = chosen_by(args)
+        ask_ahead(
+            chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
+        )
+        run = s09.measure_gate(chosen, args.reply)
+        finish(chosen)
+        return s09.emit_gate(args, limits, run, unavailable(chosen))
+    out, queue = s09.outputs(args)
+    chosen, control = chosen_by(args)
+
+    def measure(judge: Judge) -> Report:
+        return s09.measure_report(replace(chosen, judge=judge), control, args.repeats, args.reply)
+
+    ask_ahead(chosen.judge, measure)
+    report = measure(chosen.judge)
+    finish(chosen, control)  # what follows is known once every call is made
+    judge = replace(report.judge, unavailable=unavailable(chosen), **instrument(chosen))
+    control_side = replace(report.control, unavailable=unavailable(control))
+    return s09.emit_report(replace(report, judge=judge, control=control_side), args, out, queue)
+
+
+def instrument(choice: JudgeChoice) -> dict[str, Any]:
+    """What a judge on an endpoint says about itself, for the report; nothing for others."""
+    describe = getattr(choice.judge, "describe", None)
+    return {} if describe is None else {"instrument": describe()}
+
+
+def demo() -> int:
+    """`eval` against the biased fake served on 127.0.0.1; its journal is temporary."""
+    from fakes.chat_server import ChatServer, answering_as
+    from fakes.judges import BiasedJudge
+
+    served = ChatServer(default=answering_as(BiasedJudge()))
+    with served as server, tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "judge.toml"
+        config.write_text(f'journal = "{Path(folder) / "journal.sqlite"}"\n')
+        os.environ["OPENAI_BASE_URL"] = server.url
+        options = ["--judge-config", str(config), "--out", str(DEMO_REPORT)]
+        return run_eval(["--judge", "openai:biased-on-loopback", *options])
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    if not argv:
+        return demo()
+    if argv[0] not in COMMANDS:
+        top = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+        top.add_argument("command", choices=COMMANDS, help="eval, calibrate or gate")
+        top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
+    return run_eval(argv[1:]) if argv[0] == "eval" else run_calibration(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

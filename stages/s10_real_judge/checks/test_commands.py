@@ -1,0 +1,81 @@
+"""The commands on the wire: stage 8's and stage 9's reports, a guard on every call."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from stages.s08_eval.__main__ import SPECS as EVAL_SPECS
+from stages.s09_calibration.__main__ import SPECS as CALIBRATION_SPECS
+from stages.s10_real_judge.judges import SPECS
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
+    out = tmp_path / "r.json"
+    args = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2", "--out", str(out)]
+    started = time.monotonic()
+    result = cli("stages.s10_real_judge", "eval", *args)
+    assert time.monotonic() - started < 20  # 3 x 0.2 s of waiting, then nothing is asked
+    assert result.returncode == 1
+    down = (
+        "judge unavailable after 3 failed calls in a row (TimeoutError: no reply within 0.2 s); "
+        "judge fakes.judges:HangingJudge, at most 0.2 s a call (--judge-timeout); "
+        "the rest were not asked"
+    )
+    assert result.stdout.splitlines()[1] == f"RUN IS NOT SUCCESSFUL: {down}"
+    report = json.loads(out.read_text())
+    assert report["judge"]["unavailable"] == down.removeprefix("judge ")
+    assert report["levels"]["end_to_end"]["unscored"] == report["cases"]["total"]
+    assert report["position_bias"]["judge"]["state"] == "not_evaluated"
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_hangs_ends_report_and_gate_in_seconds(cli, tmp_path):
+    hangs = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2"]
+    for command in (["calibrate", *hangs, "--out", str(tmp_path / "r.json")], ["gate", *hangs]):
+        started = time.monotonic()
+        result = cli("stages.s10_real_judge", *command)
+        assert time.monotonic() - started < 30  # 3 time-outs of 0.2 s, then nothing is asked
+        assert result.returncode == 1
+        assert "judge unavailable after 3 failed calls in a row (TimeoutError" in (
+            result.stdout.replace("the judge is unavailable", "judge unavailable")
+        )
+
+
+@pytest.mark.failure_mode
+def test_a_time_limit_of_zero_is_refused_by_the_command_it_was_given_to(cli):
+    result = cli("stages.s10_real_judge", "calibrate", "--judge-timeout", "0")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("usage: python -m stages.s10_real_judge calibrate ")
+    assert result.stderr.endswith(
+        "error: argument --judge-timeout: '0': a time limit must be above 0 and finite\n"
+    )
+
+
+@pytest.mark.failure_mode
+def test_an_unknown_command_is_named_with_the_three_there_are(cli):
+    result = cli("stages.s10_real_judge", "evaluate")
+    assert result.returncode == 2 and result.stdout == ""
+    assert "argument command: invalid choice: 'evaluate' (choose from" in result.stderr
+    assert all(f"'{name}'" in result.stderr for name in ("eval", "calibrate", "gate"))
+
+
+def help_of(*command):
+    done = subprocess.run(
+        [sys.executable, "-m", *command, "--help"], capture_output=True, text=True, timeout=60
+    )
+    return " ".join(done.stdout.split())
+
+
+def test_each_command_s_judge_help_lists_exactly_what_it_accepts():
+    assert EVAL_SPECS == CALIBRATION_SPECS == "biased (default), steady, module.path:attribute"
+    assert f"{EVAL_SPECS}, openai:MODEL" == SPECS
+    assert f"--judge JUDGE {EVAL_SPECS} --control" in help_of("stages.s08_eval")
+    assert f"--judge JUDGE {CALIBRATION_SPECS} --json" in help_of(
+        "stages.s09_calibration", "report"
+    )
+    assert f"--judge JUDGE {SPECS} --control" in help_of("stages.s10_real_judge", "eval")
+    assert f"--judge JUDGE {SPECS} --config" in help_of("stages.s10_real_judge", "gate")
