@@ -1,7 +1,9 @@
-"""Print each stage's size in lines of Python (checks not counted); --write puts it in the READMEs.
+"""Print each stage's size and reading time; --write puts both in the stages' READMEs.
 
 Every lesson states its size on a line `Size: N lines of Python, checks not counted.`, and
-scripts/checks/test_course.py counts the code again to hold that line to it.
+opens its reading list with `About M minutes: K modules and this lesson.`, where K counts the
+stage's modules (its `__init__.py` aside) and M is the code and the lesson at LINES_A_MINUTE,
+to the nearest five minutes. scripts/checks/test_course.py counts both again from the tree.
 """
 
 from __future__ import annotations
@@ -12,24 +14,50 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE_LINE = re.compile(r"^Size: \d+ lines of Python, checks not counted\.$", re.MULTILINE)
+READING_LINE = re.compile(r"^About \d+ minutes: \d+ modules and this lesson\.$", re.MULTILINE)
+LINES_A_MINUTE = 25  # code and prose read closely enough to predict what a change breaks
+
+
+def modules(directory: Path) -> list[Path]:
+    """The stage's Python files, checks not counted."""
+    return [p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts]
 
 
 def size(directory: Path) -> int:
-    files = [p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts]
-    return sum(len(p.read_text().splitlines()) for p in files)
+    return sum(len(p.read_text().splitlines()) for p in modules(directory))
+
+
+def reading(directory: Path) -> tuple[int, int]:
+    """How many modules a student reads (`__init__.py` aside), and in about how many minutes."""
+    lesson = len((directory / "README.md").read_text().splitlines())
+    minutes = 5 * max(1, round((size(directory) + lesson) / LINES_A_MINUTE / 5))
+    return sum(p.name != "__init__.py" for p in modules(directory)), minutes
+
+
+def write(directory: Path) -> None:
+    """Put the stage's size and reading time in its README (the reading line is added first,
+    so that the lesson's length counts it)."""
+    readme = directory / "README.md"
+    text = readme.read_text()
+    if not READING_LINE.search(text):
+        heading = "## Read the files in this order\n"
+        text = text.replace(heading, f"{heading}\nAbout 0 minutes: 0 modules and this lesson.\n", 1)
+        readme.write_text(text)
+    count, minutes = reading(directory)
+    text = SIZE_LINE.sub(f"Size: {size(directory)} lines of Python, checks not counted.", text, 1)
+    text = READING_LINE.sub(f"About {minutes} minutes: {count} modules and this lesson.", text, 1)
+    readme.write_text(text)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="update each README's Size line")
+    parser.add_argument("--write", action="store_true", help="update each README's two lines")
     args = parser.parse_args()
     for directory in sorted(ROOT.glob("stages/s[0-9][0-9]_*")):
-        lines = size(directory)
-        print(f"{directory.name}: {lines} lines")
-        readme = directory / "README.md"
-        if args.write and readme.exists():
-            line = f"Size: {lines} lines of Python, checks not counted."
-            readme.write_text(SIZE_LINE.sub(line, readme.read_text(), count=1))
+        if args.write:
+            write(directory)
+        count, minutes = reading(directory)
+        print(f"{directory.name}: {size(directory)} lines, {count} modules, about {minutes} min")
 
 
 if __name__ == "__main__":

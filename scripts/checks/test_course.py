@@ -162,6 +162,71 @@ def test_the_files_a_lesson_asks_you_to_read_exist():
     assert each_stage(check) == []
 
 
+def test_each_lesson_says_how_long_its_reading_takes_and_lists_every_module():
+    def check(stage):
+        directory = ROOT / stage["directory"]
+        readme = (directory / "README.md").read_text()
+        reading = readme.split("## Read the files in this order", 1)[1].split("\n## ", 1)[0]
+        stated = re.search(
+            r"^About (\d+) minutes: (\d+) modules and this lesson\.$", reading, re.MULTILINE
+        )
+        assert stated is not None, "the reading list does not say how long it takes"
+        code = [
+            p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts
+        ]
+        names = sorted(p.name for p in code if p.name != "__init__.py")
+        listed = set(re.findall(r"`(\w+\.py)`", reading))
+        assert [name for name in names if name not in listed] == [], "modules it does not list"
+        assert int(stated.group(2)) == len(names)
+        # 25 lines a minute, code and lesson together, to the nearest five minutes
+        lines = code_lines(directory) + len(readme.splitlines())
+        assert int(stated.group(1)) == 5 * max(1, round(lines / 25 / 5))
+
+    assert each_stage(check) == []
+
+
+def longest_function(path: Path) -> tuple[str, int]:
+    """The longest function or method in a module, decorators and docstring included."""
+    lengths = [("(none)", 0)]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            lengths.append((node.name, (node.end_lineno or start) - start + 1))
+    return max(lengths, key=lambda named: named[1])
+
+
+@pytest.mark.failure_mode
+def test_each_stage_keeps_within_the_limits_its_manifest_entry_sets():
+    def check(stage):
+        limits = stage.get("limits")
+        if limits is None:
+            return
+        directory = ROOT / stage["directory"]
+        code = [
+            p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts
+        ]
+        for path in code:
+            lines = len(path.read_text().splitlines())
+            assert lines <= limits["module"], f"{path.name}: {lines} lines"
+            name, length = longest_function(path)
+            assert length <= limits["function"], f"{path.name}: {name} is {length} lines"
+        total = code_lines(directory)
+        # a stage over its budget names the size it may not exceed until it is cut down
+        assert total <= limits.get("ceiling", limits["lines"])
+        if "ceiling" in limits:
+            assert total > limits["lines"], "within budget now: remove its ceiling"
+
+    assert each_stage(check) == []
+
+
+def test_a_long_function_is_measured_with_its_decorators(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("@decorated\ndef f():\n    pass\n\n\ndef g():\n    pass\n")
+    assert longest_function(module) == ("f", 3)
+    (tmp_path / "empty.py").write_text("X = 1\n")
+    assert longest_function(tmp_path / "empty.py") == ("(none)", 0)
+
+
 def test_the_readme_quick_start_is_exactly_the_two_commands():
     readme = (ROOT / "README.md").read_text()
     quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]

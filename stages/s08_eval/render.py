@@ -94,16 +94,15 @@ def _cases(report: dict[str, Any]) -> list[str]:
 
 
 def calls(side: dict[str, Any]) -> str:
-    """How many times a judge was asked."""
-    # >>> stage 10
+    """How many times a judge was asked; for a judge that describes itself (one behind an
+    endpoint), the requests it made and the replies it received, kept or new."""
     usage = side.get("instrument")
-    if usage is not None:  # a judge on the wire: the requests it made, the replies it got
-        return (
-            f"{side['calls']} questions: {usage['requests']} requests to {usage['endpoint']}, "
-            f"{usage['paid_calls']} replies received, {usage['from_cache']} from the journal"
-        )
-    # <<<
-    return f"{side['calls']} calls"
+    if usage is None:
+        return f"{side['calls']} calls"
+    return (
+        f"{side['calls']} questions: {usage['requests']} requests to {usage['endpoint']}, "
+        f"{usage['paid_calls']} replies received, {usage['from_cache']} from the journal"
+    )
 
 
 def describe_position(result: PositionResult) -> str:

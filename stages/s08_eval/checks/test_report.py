@@ -326,15 +326,12 @@ def test_the_first_reason_says_how_many_more_there_are():
     assert first_reason(["a", "b", "c"]) == "a (and 2 more in the report)"
 
 
-def test_a_real_judge_s_calls_are_the_requests_it_made():
+def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies():
     assert calls({"calls": 54}) == "54 calls"
-    # >>> stage 10
-    instrument = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29,
-                  "from_cache": 3}  # fmt: skip
-    assert calls({"calls": 32, "instrument": instrument}) == (
+    usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3}
+    assert calls({"calls": 32, "instrument": usage}) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )
-    # <<<
 
 
 def test_every_reason_a_run_is_not_successful_is_named(runs):
