@@ -1,9 +1,11 @@
 """Print each stage's size and reading time; --write puts both in the stages' READMEs.
 
 Every lesson states its size on a line `Size: N lines of Python, checks not counted.`, and
-opens its reading list with `About M minutes: K modules and this lesson.`, where K counts the
-stage's modules (its `__init__.py` aside) and M is the code and the lesson at LINES_A_MINUTE,
-to the nearest five minutes. scripts/checks/test_course.py counts both again from the tree.
+opens its reading list with `Reading: K modules, about M minutes.`, where K counts the stage's
+modules (its `__init__.py` aside) and M is their lines at LINES_A_MINUTE, to the nearest five
+minutes. Only the code is timed: a lesson's text differs from tag to tag (a later stage's
+sentences are cut from it), its code does not. scripts/checks/test_course.py counts both
+again from the tree.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE_LINE = re.compile(r"^Size: \d+ lines of Python, checks not counted\.$", re.MULTILINE)
-READING_LINE = re.compile(r"^About \d+ minutes: \d+ modules and this lesson\.$", re.MULTILINE)
-LINES_A_MINUTE = 25  # code and prose read closely enough to predict what a change breaks
+READING_LINE = re.compile(r"^Reading: \d+ modules, about \d+ minutes\.$", re.MULTILINE)
+LINES_A_MINUTE = 20  # read closely enough to predict what a change would break
 
 
 def modules(directory: Path) -> list[Path]:
@@ -29,23 +31,23 @@ def size(directory: Path) -> int:
 
 def reading(directory: Path) -> tuple[int, int]:
     """How many modules a student reads (`__init__.py` aside), and in about how many minutes."""
-    lesson = len((directory / "README.md").read_text().splitlines())
-    minutes = 5 * max(1, round((size(directory) + lesson) / LINES_A_MINUTE / 5))
+    minutes = 5 * max(1, round(size(directory) / LINES_A_MINUTE / 5))
     return sum(p.name != "__init__.py" for p in modules(directory)), minutes
 
 
 def write(directory: Path) -> None:
-    """Put the stage's size and reading time in its README (the reading line is added first,
-    so that the lesson's length counts it)."""
+    """Put the stage's size and reading time in its README; the reading line opens the list."""
     readme = directory / "README.md"
-    text = readme.read_text()
-    if not READING_LINE.search(text):
-        heading = "## Read the files in this order\n"
-        text = text.replace(heading, f"{heading}\nAbout 0 minutes: 0 modules and this lesson.\n", 1)
-        readme.write_text(text)
     count, minutes = reading(directory)
-    text = SIZE_LINE.sub(f"Size: {size(directory)} lines of Python, checks not counted.", text, 1)
-    text = READING_LINE.sub(f"About {minutes} minutes: {count} modules and this lesson.", text, 1)
+    line = f"Reading: {count} modules, about {minutes} minutes."
+    text = SIZE_LINE.sub(
+        f"Size: {size(directory)} lines of Python, checks not counted.", readme.read_text(), 1
+    )
+    if READING_LINE.search(text):
+        text = READING_LINE.sub(line, text, 1)
+    else:
+        heading = "## Read the files in this order\n"
+        text = text.replace(heading, f"{heading}\n{line}\n", 1)
     readme.write_text(text)
 
 
