@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 from scripts.course import Course, junit_results, load_course  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.files import load_toml  # noqa: E402
+from stages.s01_model.model import Name  # noqa: E402
 
 MANIFEST = ROOT / "mutations" / "exercises.toml"
 RECORD = ROOT / "build" / "progress" / "exercises.json"  # untracked; `make progress` reads it
@@ -69,10 +70,18 @@ class Exercise:
     why: str
 
 
+class Verdict(Name):
+    """What proving one exercise concluded."""
+
+    KILLED = "KILLED"  # the claimed check failed: the planted bug was caught
+    SURVIVED = "SURVIVED"  # the claimed check passed: nothing noticed the bug
+    ERROR = "ERROR"  # the bug could not be planted, or the check could not give a verdict
+
+
 @dataclass
 class Result:
     exercise: Exercise
-    verdict: str  # KILLED | SURVIVED | ERROR
+    verdict: Verdict
     detail: str = ""
     seconds: float = 0.0
     collateral: list[str] | None = None
@@ -195,12 +204,12 @@ def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
     """Plant one exercise in its own copy and classify what its claimed check did."""
     started = time.monotonic()
     if runner.stopping.is_set():
-        return Result(exercise, "ERROR", "interrupted")
+        return Result(exercise, Verdict.ERROR, "interrupted")
     tree = runner.copy(exercise.id)
     try:
         problem = plant(tree, exercise)
         if problem is not None:
-            return Result(exercise, "ERROR", problem, time.monotonic() - started)
+            return Result(exercise, Verdict.ERROR, problem, time.monotonic() - started)
         args = FULL_SUITE if full else [exercise.check]
         code, output, results = runner.pytest(tree, args)
         elapsed = time.monotonic() - started
@@ -212,11 +221,13 @@ def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
                 if state == "failed" and not belongs(node, exercise.check)
             )  # fmt: skip
         if code is None:
-            return Result(exercise, "ERROR", f"timed out after {runner.timeout:.0f} s", elapsed)
+            return Result(
+                exercise, Verdict.ERROR, f"timed out after {runner.timeout:.0f} s", elapsed
+            )
         if not mine:
             detail = f"check not collected (pytest exit {code})"
-            return Result(exercise, "ERROR", detail, elapsed, collateral, output)
-        verdict = "KILLED" if "failed" in mine else "SURVIVED"
+            return Result(exercise, Verdict.ERROR, detail, elapsed, collateral, output)
+        verdict = Verdict.KILLED if "failed" in mine else Verdict.SURVIVED
         return Result(exercise, verdict, "", elapsed, collateral, output)
     finally:
         shutil.rmtree(tree.parent, ignore_errors=True)
@@ -382,7 +393,7 @@ def main() -> int:
 
     if args.manifest == MANIFEST:  # a manifest given for a check proves nothing of the course
         remember(results)
-    killed = sum(result.verdict == "KILLED" for result in results)
+    killed = sum(result.verdict == Verdict.KILLED for result in results)
     print(f"{killed} of {len(results)} KILLED", file=log)
     if args.json:
         print(json.dumps(summary(results, killed)))

@@ -21,6 +21,7 @@ from scripts.mutate import (
     ROOT,
     Exercise,
     Result,
+    Verdict,
     load_manifest,
     misplaced,
     plant,
@@ -249,7 +250,7 @@ def test_progress_counts_proofs_of_the_files_as_they_are_now(tmp_path, monkeypat
     tie = next(e for e in exercises if e.id == TIE)
     others = next(e for e in exercises if e.id != TIE)
     assert scripts.progress.exercises_line().startswith(f"exercises: 0 of {len(exercises)} ")
-    remember([Result(tie, "KILLED"), Result(others, "SURVIVED")], record)
+    remember([Result(tie, Verdict.KILLED), Result(others, Verdict.SURVIVED)], record)
     line = scripts.progress.exercises_line()
     assert line.startswith(f"exercises: 1 of {len(exercises)} proven red")
     assert f"run, but not red: {others.id} (SURVIVED)" in line

@@ -20,18 +20,16 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from stages.s01_model.cli import ROOT, run_cli
 from stages.s08_eval import __main__ as s08
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.report import failures, writable
-from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration import __main__ as s09
 from stages.s09_calibration.gate import load_gate
 from stages.s09_calibration.report import Report
-from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, finish, unavailable
+from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, settle
 from stages.s10_real_judge.prefetch import ask_ahead
 
 PROG = "python -m stages.s10_real_judge"
@@ -47,11 +45,11 @@ def run_eval(argv: list[str]) -> int:
     out = writable(args.out, "--out")  # checked before any call is made
     chosen, control = chosen_by(args)
     runs = [run_case(case) for case in load_cases(args.cases)]
-    ask_ahead(chosen.judge, lambda judge: s08.evaluate(runs, replace(chosen, judge=judge), control))
-    report = s08.evaluate(runs, chosen, control)
-    finish(chosen, control)  # what follows is known once every call is made
-    report["judge"].update(unavailable=unavailable(chosen), **instrument(chosen))
-    report["control"]["unavailable"] = unavailable(control)
+    report = ask_ahead(
+        chosen.judge, lambda judge: s08.evaluate(runs, replace(chosen, judge=judge), control)
+    )
+    report["judge"].update(settle(chosen))
+    report["control"].update(settle(control))
     report["not_successful"] = failures(report)
     return s08.emit(report, args, out)
 
@@ -65,30 +63,20 @@ def run_calibration(argv: list[str]) -> int:
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made
         chosen, _ = chosen_by(args)
-        ask_ahead(
+        run = ask_ahead(
             chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
         )
-        run = s09.measure_gate(chosen, args.reply)
-        finish(chosen)
-        return s09.emit_gate(args, limits, run, unavailable(chosen))
+        return s09.emit_gate(args, limits, run, settle(chosen)["unavailable"])
     out, queue = s09.outputs(args)
     chosen, control = chosen_by(args)
 
     def measure(judge: Judge) -> Report:
         return s09.measure_report(replace(chosen, judge=judge), control, args.repeats, args.reply)
 
-    ask_ahead(chosen.judge, measure)
-    report = measure(chosen.judge)
-    finish(chosen, control)  # what follows is known once every call is made
-    judge = replace(report.judge, unavailable=unavailable(chosen), **instrument(chosen))
-    control_side = replace(report.control, unavailable=unavailable(control))
+    report = ask_ahead(chosen.judge, measure)
+    judge = replace(report.judge, **settle(chosen))
+    control_side = replace(report.control, **settle(control))
     return s09.emit_report(replace(report, judge=judge, control=control_side), args, out, queue)
-
-
-def instrument(choice: JudgeChoice) -> dict[str, Any]:
-    """What a judge on an endpoint says about itself, for the report; nothing for others."""
-    describe = getattr(choice.judge, "describe", None)
-    return {} if describe is None else {"instrument": describe()}
 
 
 def demo() -> int:

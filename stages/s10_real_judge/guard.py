@@ -182,20 +182,16 @@ class GuardedJudge:
         self.breaker.check()
         self.calls += 1
         self.progress.begin()
+        error: Exception | None = None
         try:
-            reply = call_with_timeout(call, self.timeout_s, self._waiting)
-        except Exception as error:
-            self.failed += 1
+            return call_with_timeout(call, self.timeout_s, self._waiting)
+        except Exception as failed:
+            self.failed, error = self.failed + 1, failed
+            raise
+        finally:  # the breaker's InstrumentDown, on the failure that opens it, goes up instead
             self.progress.tick(self.calls, self.failed)
             self.breaker.record(error)
-            raise
-        self.breaker.record(None)
-        self.progress.tick(self.calls, self.failed)
-        return reply
 
     def _waiting(self, seconds: float) -> None:
         note = f"waiting {seconds:.0f} s for call {self.calls}"
         self.progress.tick(self.calls - 1, self.failed, note=note)
-
-    def finish(self) -> None:
-        self.progress.finish()

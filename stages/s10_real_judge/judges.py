@@ -1,16 +1,12 @@
-"""Which judge to use, on the wire: stage 8's SPECs, each behind a guard, and `openai:MODEL`.
-
-biased, steady, module.path:attribute   as in stage 8 (specs.py), each call now guarded:
-                                        a time limit, a breaker, progress (guard.py)
-openai:MODEL                            an OpenAI-compatible endpoint (OPENAI_API_KEY,
-                                        OPENAI_BASE_URL), with --judge-config FILE's settings
-"""
+"""Which judge, on the wire: stage 8's SPECs (biased, steady, module.path:attribute), each
+call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py)."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import JudgeChoice, resolve
@@ -28,10 +24,7 @@ def resolve_real(
     timeout_s: float | None = None,
 ) -> JudgeChoice:
     """The judge a SPEC names, ready for the wire; a bad SPEC is a one-line CourseInputError.
-
-    `timeout_s` limits each call (TIMEOUT_S by default; for openai:, the settings' timeout_s
-    unless given); `progress` None shows progress on a terminal only.
-    """
+    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only."""
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
         limit = TIMEOUT_S if timeout_s is None else timeout_s
@@ -89,15 +82,17 @@ def chosen_by(args: argparse.Namespace) -> tuple[JudgeChoice, JudgeChoice]:
     return chosen, resolve_real(control, timeout_s=args.judge_timeout)
 
 
-def finish(*choices: JudgeChoice) -> None:
-    """End the judges' progress lines before the report is printed."""
-    for choice in choices:
-        done = getattr(choice.judge, "finish", None)
-        if done is not None:
-            done()
-
-
-def unavailable(choice: JudgeChoice) -> str | None:
-    """Why the run stopped asking this judge (its breaker opened); None if it never did."""
-    breaker = getattr(choice.judge, "breaker", None)
-    return breaker.down() if isinstance(breaker, Breaker) else None
+def settle(choice: JudgeChoice) -> dict[str, Any]:
+    """Once every call is made: the progress line ended, why the judge stopped being asked
+    (`unavailable`, None while its breaker stayed shut) and, for a judge that describes
+    itself, what it says (`instrument`). Neither is known before."""
+    judge = choice.judge
+    if isinstance(judge, GuardedJudge):
+        judge.progress.finish()
+    breaker = getattr(judge, "breaker", None)
+    settled: dict[str, Any] = {
+        "unavailable": breaker.down() if isinstance(breaker, Breaker) else None
+    }
+    if hasattr(judge, "describe"):
+        settled["instrument"] = judge.describe()
+    return settled

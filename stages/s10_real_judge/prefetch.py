@@ -1,13 +1,8 @@
-"""Asking ahead: every question a report will ask, fetched `concurrency` at a time.
-
-The reports of stages 8 and 9 ask one question after another, which against an endpoint
-means one round trip after another. So the report is run twice:
-
-1) against a PlanningJudge, which records every question and answers something parseable;
-2) the recorded questions are asked at once, `concurrency` at a time, into the run's memory
-   and the journal (client.py);
-3) the report runs again against the real judge and finds every reply, or every failure,
-   where a sequential run would have asked for it: same replies, same order, none paid twice.
+"""Asking ahead. The reports ask one question after another: against an endpoint, one round
+trip after another. So 1) the report runs against a PlanningJudge, which writes each question
+down and answers something parseable; 2) the questions are asked `concurrency` at a time, into
+the run's memory and the journal; 3) the report runs again and finds each reply, or failure,
+where a sequential run would have asked for it: same replies, same order, none paid twice.
 """
 
 from __future__ import annotations
@@ -16,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Any
+from typing import TypeVar
 
 from stages.s08_eval.judge import UNAVAILABLE, Judge
 from stages.s10_real_judge import prompts
@@ -24,6 +19,7 @@ from stages.s10_real_judge.client import OpenAIJudge
 from stages.s10_real_judge.guard import Progress
 
 Messages = list[dict[str, str]]
+T = TypeVar("T")
 
 
 class PlanningJudge:
@@ -41,12 +37,13 @@ class PlanningJudge:
         return "tie"
 
 
-def ask_ahead(judge: Judge, run: Callable[[Judge], Any]) -> None:
-    """For a real judge, plan `run`'s questions and fetch them all; for any other, nothing."""
+def ask_ahead(judge: Judge, run: Callable[[Judge], T]) -> T:
+    """`run(judge)`; for a real judge, with `run`'s questions planned and fetched first."""
     if isinstance(judge, OpenAIJudge):
         planner = PlanningJudge()
         run(planner)
         prefetch(judge, planner.planned)
+    return run(judge)
 
 
 def prefetch(judge: OpenAIJudge, planned: list[Messages]) -> int:

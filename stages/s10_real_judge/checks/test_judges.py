@@ -13,10 +13,9 @@ from stages.s10_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s10_real_judge.judges import (
     add_options,
     chosen_by,
-    finish,
     positive,
     resolve_real,
-    unavailable,
+    settle,
 )
 
 
@@ -80,9 +79,13 @@ def test_a_time_limit_is_a_number_of_seconds_above_zero(text, problem):
     assert positive("0.5") == 0.5
 
 
+def unavailable(choice):
+    return settle(choice)["unavailable"]
+
+
 def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
     choice = resolve_real("steady", timeout_s=1.0)
-    assert unavailable(choice) is None
+    assert settle(choice) == {"unavailable": None}  # no instrument: it does not describe itself
     breaker = guarded(choice).breaker
     for _ in range(3):
         with contextlib.suppress(ConnectionError):
@@ -94,10 +97,11 @@ def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
     assert unavailable(JudgeChoice(SteadyJudge(), "bare", fake=False)) is None  # no breaker
 
 
-def test_finish_ends_a_live_progress_line_and_ignores_judges_without_one(capsys):
+def test_settling_ends_a_live_progress_line_and_ignores_judges_without_one(capsys):
     choice = resolve_real("steady", progress=True)
     guarded(choice).progress.shown = True  # as if a live line had been drawn
-    finish(choice, JudgeChoice(SteadyJudge(), "bare", fake=False))
+    settle(choice)
+    settle(JudgeChoice(SteadyJudge(), "bare", fake=False))
     assert capsys.readouterr().err == "\n"
 
 
