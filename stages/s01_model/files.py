@@ -15,12 +15,20 @@ else:  # Python 3.10: the same parser, from PyPI
     import tomli as tomllib
 
 
-def load_json(path: Path) -> Any:
-    """Parse a JSON file; a missing file or bad JSON is a CourseInputError naming the place."""
+def read_text(path: Path) -> str:
+    """A UTF-8 file's text, with or without the byte-order mark some editors write first; a
+    missing file, or a byte that is not UTF-8, is a CourseInputError naming the place."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except OSError as error:
         raise CourseInputError(f"{path}: cannot read ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        raise CourseInputError(f"{path}: byte {error.start} is not UTF-8") from None
+
+
+def load_json(path: Path) -> Any:
+    """Parse a JSON file; a missing file or bad JSON is a CourseInputError naming the place."""
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -31,11 +39,7 @@ def load_json(path: Path) -> Any:
 
 def load_toml(path: Path) -> dict[str, Any]:
     """Parse a TOML file; a missing file or bad TOML is a CourseInputError naming the place."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CourseInputError(f"{path}: cannot read ({error.strerror})") from None
-    return parse_toml(text, str(path))
+    return parse_toml(read_text(path), str(path))
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:

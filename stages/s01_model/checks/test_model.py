@@ -134,6 +134,19 @@ def test_bad_json_and_missing_files_are_named_with_their_place(tmp_path):
         load_toml(manifest)
 
 
+@pytest.mark.failure_mode
+def test_a_file_saved_with_a_byte_order_mark_is_read_and_one_not_in_utf8_is_named(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_bytes(b"\xef\xbb\xbftimeout_s = 2\n")  # as some editors save UTF-8
+    assert load_toml(settings) == {"timeout_s": 2}
+    script = tmp_path / "script.json"
+    script.write_bytes(b'\xef\xbb\xbf{"steps": []}')
+    assert load_json(script) == {"steps": []}
+    script.write_bytes(b'{"task": "caf\xe9"}')  # Latin-1, not UTF-8: byte 13 is the e acute
+    with pytest.raises(CourseInputError, match=r"script.json: byte 13 is not UTF-8$"):
+        load_json(script)
+
+
 def test_the_demo_answers_and_writes_two_lines_without_a_run_key(cli, tmp_path):
     trace = tmp_path / "s01.jsonl"
     result = cli("stages.s01_model", "--trace", str(trace))
