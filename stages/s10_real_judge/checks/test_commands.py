@@ -1,13 +1,19 @@
 """The commands on the wire: stage 8's and stage 9's reports, a guard on every call."""
 
 import json
+import os
 import subprocess
 import sys
 import time
 
 import pytest
 
+from fakes.chat_server import ChatServer, answering_as
+from fakes.judges import BiasedJudge
 from stages.s08_eval.__main__ import SPECS as EVAL_SPECS
+from stages.s08_eval.__main__ import evaluate
+from stages.s08_eval.cases import load_cases, run_case
+from stages.s08_eval.specs import resolve
 from stages.s09_calibration.__main__ import SPECS as CALIBRATION_SPECS
 from stages.s10_real_judge.judges import SPECS
 
@@ -79,3 +85,26 @@ def test_each_command_s_judge_help_lists_exactly_what_it_accepts():
     )
     assert f"--judge JUDGE {SPECS} --control" in help_of("stages.s10_real_judge", "eval")
     assert f"--judge JUDGE {SPECS} --config" in help_of("stages.s10_real_judge", "gate")
+
+
+@pytest.mark.failure_mode
+def test_the_biased_fake_on_the_wire_gives_stage_8_s_report(tmp_path):
+    config = tmp_path / "judge.toml"
+    config.write_text(f'journal = "{tmp_path / "journal.sqlite"}"\n')
+    with ChatServer(default=answering_as(BiasedJudge())) as server:
+        env = {**os.environ, "OPENAI_BASE_URL": server.url}
+        command = ["eval", "--judge", "openai:biased", "--judge-config", str(config), "--json"]
+        done = subprocess.run(
+            [sys.executable, "-m", "stages.s10_real_judge", *command, "--out", str(tmp_path / "r")],
+            capture_output=True, text=True, env=env, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    wire = json.loads(done.stdout)
+    runs = [run_case(case) for case in load_cases()]
+    here = evaluate(runs, resolve("biased"), resolve("steady"))  # stage 8, in this process
+    for key in ("cases", "levels", "position_bias", "length_bias", "text", "results"):
+        assert wire[key] == json.loads(json.dumps(here[key])), key
+    # what only a judge on the wire changes: its count of questions, and the two checks that
+    # a real instrument cannot pass by construction
+    assert wire["judge"]["instrument"]["paid_calls"] == len(server.requests)
+    assert (wire["flakiness"]["state"], wire["sampling"]["state"]) == ("not_evaluated",) * 2
