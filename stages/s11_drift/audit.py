@@ -68,9 +68,13 @@ class Audit:
 
 
 def audit(
-    path: Path, columns: Columns, gate: float, folder: Path,
-    encoding: str | None = None, delimiter: str | None = None,
-) -> Audit:  # fmt: skip
+    path: Path,
+    columns: Columns,
+    gate: float,
+    folder: Path,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+) -> Audit:
     """Read every data row of `path`; write the review queue and the skipped rows to `folder`
     (named by `outputs_for`) when the whole file was read, and nothing when it was not."""
     if not math.isfinite(gate):
@@ -97,9 +101,14 @@ def audit(
 
 
 def _take(
-    found: Audit, record: dict[str, Any], columns: Columns, rules: Rules, gate: float,
-    queue: TextIO, row: int,
-) -> None:  # fmt: skip
+    found: Audit,
+    record: dict[str, Any],
+    columns: Columns,
+    rules: Rules,
+    gate: float,
+    queue: TextIO,
+    row: int,
+) -> None:
     """Read one record into the audit, or raise Unusable saying why it cannot be used."""
     score = rules.number(record[columns.score], "score", columns.score)
     if columns.answer:

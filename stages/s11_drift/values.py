@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 SHOWN_CHARS = 40  # a bad value longer than this is cut short in a problem
-PASS_WORDS = {"pass": True, "passed": True, "true": True, "yes": True,
-              "fail": False, "failed": False, "false": False, "no": False}  # fmt: skip
+PASSED_WORDS, FAILED_WORDS = ("pass", "passed", "true", "yes"), ("fail", "failed", "false", "no")
+PASS_WORDS = {word: True for word in PASSED_WORDS} | {word: False for word in FAILED_WORDS}
 # A decimal literal: a sign, digits, a fraction (7, -1.5, .5). ASCII digits only: float()
 # alone would also take "nan", "inf", "1e309", "1_0" and digits of other scripts.
 DECIMAL = re.compile(r"[ \t]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[ \t]*")
