@@ -112,10 +112,14 @@ def test_an_import_of_a_later_stage_is_found(tmp_path):
     assert found == [(str(module), "stages.s99_future.x")]
 
 
+def stage_code(directory: Path) -> list[Path]:
+    """A stage's Python files, its checks not counted."""
+    return [p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts]
+
+
 def code_lines(directory: Path) -> int:
     """Lines of Python in a stage, its checks not counted (blank lines and comments count)."""
-    files = [p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts]
-    return sum(len(p.read_text().splitlines()) for p in files)
+    return sum(len(p.read_text().splitlines()) for p in stage_code(directory))
 
 
 def test_each_lesson_has_its_four_parts_in_order():
@@ -169,10 +173,7 @@ def test_each_lesson_says_how_long_its_reading_takes_and_lists_every_module():
         reading = readme.split("## Read the files in this order", 1)[1].split("\n## ", 1)[0]
         stated = re.search(r"^Reading: (\d+) modules, about (\d+) minutes\.$", reading, re.M)
         assert stated is not None, "the reading list does not say how long it takes"
-        code = [
-            p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts
-        ]
-        names = sorted(p.name for p in code if p.name != "__init__.py")
+        names = sorted(p.name for p in stage_code(directory) if p.name != "__init__.py")
         listed = set(re.findall(r"`(\w+\.py)`", reading))
         assert [name for name in names if name not in listed] == [], "modules it does not list"
         assert int(stated.group(1)) == len(names)
@@ -199,10 +200,7 @@ def test_each_stage_keeps_within_the_limits_its_manifest_entry_sets():
         if limits is None:
             return
         directory = ROOT / stage["directory"]
-        code = [
-            p for p in directory.rglob("*.py") if "checks" not in p.relative_to(directory).parts
-        ]
-        for path in code:
+        for path in stage_code(directory):
             lines = len(path.read_text().splitlines())
             assert lines <= limits["module"], f"{path.name}: {lines} lines"
             name, length = longest_function(path)
