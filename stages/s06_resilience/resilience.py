@@ -32,12 +32,15 @@ class Resilience:
         return [self.backoff_s * self.factor**retry for retry in range(self.attempts - 1)]
 
 
-def call_with_timeout(fn: Callable[[], T], timeout_s: float) -> T:
+def call_with_timeout(
+    fn: Callable[[], T], timeout_s: float, waiting: Callable[[float], None] | None = None
+) -> T:
     """Run `fn` in a helper thread and wait at most `timeout_s` for it.
 
     Python cannot stop a running thread, so a call that times out is abandoned, not
     cancelled: the thread (a daemon, so it never holds up exit) finishes on its own, and its
-    result is thrown away.
+    result is thrown away. `waiting`, if given, is told the seconds waited so far about once
+    a second, so that a long wait can be shown while it lasts.
     """
     outcome: dict[str, Any] = {}
     finished = threading.Event()
@@ -51,8 +54,13 @@ def call_with_timeout(fn: Callable[[], T], timeout_s: float) -> T:
             finished.set()
 
     threading.Thread(target=target, daemon=True).start()
-    if not finished.wait(timeout_s):
-        raise TimeoutError(f"no answer within {timeout_s} s")
+    started = time.monotonic()
+    while not finished.wait(min(1.0, max(0.0, started + timeout_s - time.monotonic()))):
+        waited = time.monotonic() - started
+        if waited >= timeout_s:
+            raise TimeoutError(f"no answer within {timeout_s:g} s")
+        if waiting is not None:
+            waiting(waited)
     if "error" in outcome:
         raise outcome["error"]
     value: T = outcome["value"]

@@ -123,11 +123,7 @@ class OpenAIJudge:
 
     def key(self, prompt: str, repeat: int) -> str:
         """What identifies a reply: where, which model, what was asked, with which settings."""
-        settings = {
-            "temperature": self.settings.temperature,
-            "max_tokens": self.settings.max_tokens,
-        }
-        identity = [self.endpoint, self.model, prompt, settings, repeat]
+        identity = [self.endpoint, self.model, prompt, self.reply_settings(), repeat]
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
     def reply_settings(self) -> dict[str, Any]:

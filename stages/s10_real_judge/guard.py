@@ -1,11 +1,11 @@
 """A judge on a leash: a time limit on every call, a breaker for a dead instrument, progress.
 
 Three things go wrong that the strict parser never sees, because no reply arrives at all:
-a call hangs (each call runs in a worker thread and is abandoned, unscored "timed out",
-after `timeout_s`); the instrument is gone (after STOP_AFTER time-outs or refused
-connections in a row the breaker opens, and every later question is unscored at once); and
-a long run is silent (progress goes to stderr: a live line on a terminal, otherwise a line
-every PROGRESS_EVERY_S seconds, so that a CI log shows the run is alive).
+a call hangs (stage 6's `call_with_timeout` abandons it after `timeout_s`: unscored, "timed
+out"); the instrument is gone (after STOP_AFTER time-outs or refused connections in a row
+the breaker opens, and every later question is unscored at once); and a long run is silent
+(progress goes to stderr: a live line on a terminal, otherwise a line every
+PROGRESS_EVERY_S seconds, so that a CI log shows the run is alive).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from stages.s06_resilience.resilience import call_with_timeout
 from stages.s08_eval.judge import Judge, Unreachable
 
 TIMEOUT_S = 30.0  # per call; with STOP_AFTER = 3 a judge that always hangs stops in ~90 s
@@ -125,38 +126,6 @@ class Progress:
         if self.live and self.shown:
             print(file=self.stream, flush=True)
             self.shown = False
-
-
-def call_with_timeout(
-    call: Callable[[], Any], timeout_s: float, waiting: Callable[[float], None] | None = None
-) -> Any:
-    """Run `call` in a worker thread; TimeoutError if it has not returned in `timeout_s`.
-
-    While it waits, `waiting(seconds so far)` is called about once a second.
-    """
-    outcome: dict[str, Any] = {}
-    finished = threading.Event()
-
-    def work() -> None:
-        try:
-            outcome["reply"] = call()
-        except BaseException as error:  # handed to the caller, whatever it is
-            outcome["error"] = error
-        finally:
-            finished.set()
-
-    # daemon: a call that never returns must not keep the command from ending
-    threading.Thread(target=work, name="judge-call", daemon=True).start()
-    started = time.monotonic()
-    while not finished.wait(min(1.0, max(0.0, started + timeout_s - time.monotonic()))):
-        waited = time.monotonic() - started
-        if waited >= timeout_s:
-            raise TimeoutError(f"no reply within {timeout_s:g} s")
-        if waiting is not None:
-            waiting(waited)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["reply"]
 
 
 class GuardedJudge:

@@ -27,7 +27,7 @@ def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
     assert time.monotonic() - started < 20  # 3 x 0.2 s of waiting, then nothing is asked
     assert result.returncode == 1
     down = (
-        "judge unavailable after 3 failed calls in a row (TimeoutError: no reply within 0.2 s); "
+        "judge unavailable after 3 failed calls in a row (TimeoutError: no answer within 0.2 s); "
         "judge fakes.judges:HangingJudge, at most 0.2 s a call (--judge-timeout); "
         "the rest were not asked"
     )

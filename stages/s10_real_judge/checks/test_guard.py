@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from fakes.judges import HangingJudge, RateLimitedJudge, SteadyJudge
+from stages.s06_resilience.resilience import call_with_timeout
 from stages.s08_eval.judge import RateLimited, Unreachable, read_score
 from stages.s10_real_judge.guard import (
     PROGRESS_EVERY_S,
@@ -17,7 +18,6 @@ from stages.s10_real_judge.guard import (
     GuardedJudge,
     InstrumentDown,
     Progress,
-    call_with_timeout,
 )
 
 
@@ -43,7 +43,7 @@ def test_a_call_past_the_time_limit_is_unscored_timed_out():
     guarded = GuardedJudge(HangingJudge(), "hangs", timeout_s=0.1)
     reading = read_score(guarded, "t", "a", "r")
     assert (reading.value, reading.raw) == (None, None)
-    assert reading.reason == "judge unavailable: TimeoutError: no reply within 0.1 s"
+    assert reading.reason == "judge unavailable: TimeoutError: no answer within 0.1 s"
 
 
 @pytest.mark.failure_mode
@@ -62,7 +62,7 @@ def test_a_judge_that_always_hangs_is_stopped_after_stop_after_calls_and_not_ask
         ["TimeoutError"] * (STOP_AFTER - 1) + ["InstrumentDown"] * (10 - STOP_AFTER + 1)
     )
     assert str(guarded.breaker.down()).startswith(
-        f"unavailable after {STOP_AFTER} failed calls in a row (TimeoutError: no reply within "
+        f"unavailable after {STOP_AFTER} failed calls in a row (TimeoutError: no answer within "
         "0.05 s); judge hangs, at most 0.05 s a call"
     )
 

@@ -89,9 +89,9 @@ def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
     breaker = guarded(choice).breaker
     for _ in range(3):
         with contextlib.suppress(ConnectionError):
-            breaker.record(TimeoutError("no reply within 1 s"))
+            breaker.record(TimeoutError("no answer within 1 s"))
     assert unavailable(choice) == (
-        "unavailable after 3 failed calls in a row (TimeoutError: no reply within 1 s); "
+        "unavailable after 3 failed calls in a row (TimeoutError: no answer within 1 s); "
         "judge steady, at most 1 s a call (--judge-timeout); the rest were not asked"
     )
     assert unavailable(JudgeChoice(SteadyJudge(), "bare", fake=False)) is None  # no breaker
