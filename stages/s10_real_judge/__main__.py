@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 import tempfile
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,15 +44,16 @@ def run_eval(argv: list[str]) -> int:
     add_options(parser)
     args = parser.parse_args(argv)
     out = writable(args.out, "--out")  # checked before any call is made
-    chosen, control = chosen_by(args)
     runs = [run_case(case) for case in load_cases(args.cases)]
-    report = ask_ahead(
-        chosen.judge, lambda judge: s08.evaluate(runs, replace(chosen, judge=judge), control)
-    )
-    report["judge"].update(settle(chosen))
-    report["control"].update(settle(control))
-    report["not_successful"] = failures(report)
-    return s08.emit(report, args, out)
+    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
+        chosen, control = chosen_by(args, stack)
+        report = ask_ahead(
+            chosen.judge, lambda judge: s08.evaluate(runs, replace(chosen, judge=judge), control)
+        )
+        report["judge"].update(settle(chosen))
+        report["control"].update(settle(control))
+        report["not_successful"] = failures(report)
+        return s08.emit(report, args, out)
 
 
 def run_calibration(argv: list[str]) -> int:
@@ -60,15 +62,24 @@ def run_calibration(argv: list[str]) -> int:
     for command in commands.values():
         add_options(command)
     args = s09.parse(parser, commands, argv)
-    if args.command == "gate":
-        limits = load_gate(args.config)  # read before any call is made
-        chosen, _ = chosen_by(args)
-        run = ask_ahead(
-            chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
-        )
-        return s09.emit_gate(args, limits, run, settle(chosen)["unavailable"])
-    out, queue = s09.outputs(args)
-    chosen, control = chosen_by(args)
+    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
+        if args.command == "gate":
+            return run_gate(args, stack)
+        out, queue = s09.outputs(args)
+        return run_report(args, out, queue, stack)
+
+
+def run_gate(args: argparse.Namespace, stack: ExitStack) -> int:
+    limits = load_gate(args.config)  # read before any call is made
+    chosen, _ = chosen_by(args, stack)
+    run = ask_ahead(
+        chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
+    )
+    return s09.emit_gate(args, limits, run, settle(chosen)["unavailable"])
+
+
+def run_report(args: argparse.Namespace, out: Path, queue: Path, stack: ExitStack) -> int:
+    chosen, control = chosen_by(args, stack)
 
     def measure(judge: Judge) -> Report:
         return s09.measure_report(replace(chosen, judge=judge), control, args.repeats, args.reply)

@@ -47,10 +47,14 @@ class OpenAIJudge:
         use_journal: bool = True,
         sleep: Callable[[float], None] = time.sleep,
         progress: bool | None = None,
+        identity: str | None = None,
     ) -> None:
         self.model, self.settings = model, settings or Settings()
         where = locate(model, api_key, base_url)
         self.base_url, self.endpoint, self._key = where.url, where.host, where.key
+        # what the journal files replies under: the endpoint, unless the instrument is known
+        # better by another name (a local model by its file's hash, whatever port it is on)
+        self.identity = identity or self.endpoint
         self.client = openai.OpenAI(
             api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
         )
@@ -68,10 +72,20 @@ class OpenAIJudge:
         self.requests = self.paid = self.cached = self.tokens = 0
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        return self.ask(prompts.score_messages(task, answer, reference))
+        messages = prompts.score_messages(task, answer, reference, self.structured)
+        return self.unwrap(self.ask(messages, shape="score"), "score")
 
     def compare(self, task: str, first: str, second: str) -> str:
-        return self.ask(prompts.compare_messages(task, first, second))
+        messages = prompts.compare_messages(task, first, second, self.structured)
+        return self.unwrap(self.ask(messages, shape="verdict"), "verdict")
+
+    @property
+    def structured(self) -> bool:
+        return bool(self.settings.structured)
+
+    def unwrap(self, raw: str, shape: str) -> str:
+        """A structured reply's bare value for the strict parser; a bare reply as it came."""
+        return prompts.unwrap(raw, shape) if self.structured else raw
 
     def describe(self) -> dict[str, Any]:
         """What the report says about the instrument (never the key)."""
@@ -88,7 +102,7 @@ class OpenAIJudge:
         with self.lock:
             self.asked.clear()
 
-    def ask(self, messages: Messages, repeat: int | None = None) -> str:
+    def ask(self, messages: Messages, repeat: int | None = None, shape: str = "score") -> str:
         """One reply for these messages: 1) what this run already got (a reply or a failure),
         2) what an earlier run stored in the journal, 3) otherwise paid for once, and kept."""
         prompt = json.dumps(messages, sort_keys=True)
@@ -108,7 +122,7 @@ class OpenAIJudge:
             return stored
         self.breaker.check()
         try:
-            reply = self._call(messages)
+            reply = self._call(messages, shape)
         except UNAVAILABLE as error:
             with self.lock:
                 self.known[key] = error
@@ -123,14 +137,17 @@ class OpenAIJudge:
 
     def key(self, prompt: str, repeat: int) -> str:
         """What identifies a reply: where, which model, what was asked, with which settings."""
-        identity = [self.endpoint, self.model, prompt, self.reply_settings(), repeat]
+        settings = self.reply_settings()
+        if self.structured:  # bare replies keep the keys they were journalled under
+            settings["structured"] = self.settings.structured
+        identity = [self.identity, self.model, prompt, settings, repeat]
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
     def reply_settings(self) -> dict[str, Any]:
         """The settings sent with every question: they change the reply, so they key it."""
         return {"temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
 
-    def _call(self, messages: Messages) -> str:
+    def _call(self, messages: Messages, shape: str) -> str:
         """One question, within the budget, tried up to `attempts` times."""
         with self.lock:
             over_tokens = 0 < self.settings.max_tokens_total <= self.tokens
@@ -141,7 +158,7 @@ class OpenAIJudge:
             with self.lock:
                 self.requests += 1
             try:
-                response = self._post(messages)
+                response = self._post(messages, shape)
             except openai.APIStatusError as error:
                 self._status(error.status_code, attempt)
                 self.sleep(self._wait(attempt, error.response.headers.get("retry-after")))
@@ -155,10 +172,13 @@ class OpenAIJudge:
             return self._text(response)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
-    def _post(self, messages: Messages) -> Any:
+    def _post(self, messages: Messages, shape: str) -> Any:
         # The SDK's own request path (auth, errors, timeouts) without its typed models:
         # building those costs more CPU than the whole rest of a call.
         body = {"model": self.model, "messages": messages, **self.reply_settings()}
+        form = prompts.response_format(self.settings.structured, shape)
+        if form is not None:
+            body["response_format"] = form
         try:
             return self.client.post(
                 "/chat/completions",

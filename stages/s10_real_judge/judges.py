@@ -1,19 +1,27 @@
 """Which judge, on the wire: stage 8's SPECs (biased, steady, module.path:attribute), each
-call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py)."""
+call now guarded (guard.py); openai:MODEL, an OpenAI-compatible endpoint (client.py); and
+local, a small real model that this command serves on 127.0.0.1 for its own length (local.py).
+"""
 
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import JudgeChoice, resolve
 from stages.s10_real_judge.guard import TIMEOUT_S, Breaker, GuardedJudge
-from stages.s10_real_judge.settings import load_settings
+from stages.s10_real_judge.settings import Settings, load_settings
 
-SPECS = "biased (default), steady, module.path:attribute, openai:MODEL"
+SPECS = "biased (default), steady, module.path:attribute, openai:MODEL, local"
+# the local model answers in JSON as llama-cpp-python's server takes a schema; a bare number
+# is beyond it ("The answer is 10."), and `{"verdict": "second"}` needs more than 8 tokens
+LOCAL = Settings(structured="json_object", max_tokens=24)
+LOCAL_LOG = ROOT / "reports" / "local-judge.log"
 
 
 def resolve_real(
@@ -22,9 +30,18 @@ def resolve_real(
     use_journal: bool = True,
     progress: bool | None = None,
     timeout_s: float | None = None,
+    stack: ExitStack | None = None,
 ) -> JudgeChoice:
     """The judge a SPEC names, ready for the wire; a bad SPEC is a one-line CourseInputError.
-    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only."""
+    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only.
+    `local` starts its server on `stack`, which stops it when the command ends."""
+    if spec == "local":
+        if stack is None:
+            raise CourseInputError("--judge local: the local model is served by the commands")
+        settings = load_settings(settings_path, LOCAL)
+        if timeout_s is not None:
+            settings = replace(settings, timeout_s=timeout_s)
+        return serve_local(stack, settings, use_journal, progress)
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
         limit = TIMEOUT_S if timeout_s is None else timeout_s
@@ -43,6 +60,24 @@ def resolve_real(
         settings = replace(settings, timeout_s=timeout_s)
     real = OpenAIJudge(model, settings, use_journal=use_journal, progress=progress)
     return JudgeChoice(real, spec, fake=False)
+
+
+def serve_local(
+    stack: ExitStack, settings: Settings, use_journal: bool, progress: bool | None
+) -> JudgeChoice:
+    """The local model, checked and served on 127.0.0.1 until `stack` closes."""
+    from stages.s10_real_judge import local
+    from stages.s10_real_judge.client import OpenAIJudge
+
+    command = local.llama_server(local.model_file())
+    url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
+    # journalled by the model file's hash: a new port each run, the same instrument
+    identity = f"local:{local.MODEL_SHA256}"
+    real = OpenAIJudge(
+        local.MODEL_NAME, settings, base_url=url, use_journal=use_journal, progress=progress,
+        identity=identity,
+    )  # fmt: skip
+    return JudgeChoice(real, "local", fake=False)
 
 
 def positive(text: str) -> float:
@@ -69,7 +104,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def chosen_by(args: argparse.Namespace) -> tuple[JudgeChoice, JudgeChoice]:
+def chosen_by(
+    args: argparse.Namespace, stack: ExitStack | None = None
+) -> tuple[JudgeChoice, JudgeChoice]:
     """The judge of `--judge` with the options of add_options, and the guarded control."""
     chosen = resolve_real(
         args.judge,
@@ -77,6 +114,7 @@ def chosen_by(args: argparse.Namespace) -> tuple[JudgeChoice, JudgeChoice]:
         not args.no_cache,
         progress=True if args.progress else None,
         timeout_s=args.judge_timeout,
+        stack=stack,
     )
     control = getattr(args, "control", "steady")  # stage 9's control is always steady
     return chosen, resolve_real(control, timeout_s=args.judge_timeout)

@@ -23,45 +23,50 @@ T = TypeVar("T")
 
 
 class PlanningJudge:
-    """Records every question a run would ask and replies with something parseable."""
+    """Records every question a run would ask, in the form the real judge will ask it, with
+    the shape of its reply; and replies with something parseable."""
 
-    def __init__(self) -> None:
-        self.planned: list[Messages] = []
+    def __init__(self, structured: bool = False) -> None:
+        self.structured = structured
+        self.planned: list[tuple[Messages, str]] = []
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        self.planned.append(prompts.score_messages(task, answer, reference))
+        messages = prompts.score_messages(task, answer, reference, self.structured)
+        self.planned.append((messages, "score"))
         return "5"
 
     def compare(self, task: str, first: str, second: str) -> str:
-        self.planned.append(prompts.compare_messages(task, first, second))
+        messages = prompts.compare_messages(task, first, second, self.structured)
+        self.planned.append((messages, "verdict"))
         return "tie"
 
 
 def ask_ahead(judge: Judge, run: Callable[[Judge], T]) -> T:
     """`run(judge)`; for a real judge, with `run`'s questions planned and fetched first."""
     if isinstance(judge, OpenAIJudge):
-        planner = PlanningJudge()
+        planner = PlanningJudge(judge.structured)
         run(planner)
         prefetch(judge, planner.planned)
     return run(judge)
 
 
-def prefetch(judge: OpenAIJudge, planned: list[Messages]) -> int:
+def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     """Ask every planned prompt, `concurrency` at a time; return how many there were. The
     n-th time a prompt is planned is its n-th asking: that is how step 3 finds each reply."""
     seen: Counter[str] = Counter()
     jobs = []
-    for messages in planned:
+    for messages, shape in planned:
         prompt = json.dumps(messages, sort_keys=True)
-        jobs.append((messages, seen[prompt]))
+        jobs.append((messages, shape, seen[prompt]))
         seen[prompt] += 1
     done = failed = 0
     progress = Progress(f"judge openai:{judge.model}", live=judge.progress)
     progress.begin()
 
-    def one(job: tuple[Messages, int]) -> bool:
+    def one(job: tuple[Messages, str, int]) -> bool:
+        messages, shape, repeat = job
         try:
-            judge.ask(job[0], repeat=job[1])
+            judge.ask(messages, repeat, shape)
         except UNAVAILABLE:
             return False
         return True

@@ -7,12 +7,13 @@ settings: they come from OPENAI_API_KEY and OPENAI_BASE_URL, and never from a fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
+from stages.s10_real_judge.prompts import FORMS
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,17 @@ class Settings:
     backoff_s: float = 0.5  # first wait between tries, doubled each time, with jitter ...
     max_backoff_s: float = 20.0  # ... up to this; a longer Retry-After from the server wins
     journal: str = ".judge-journal.sqlite"  # where replies are kept ("" keeps none)
+    structured: str = ""  # "" a bare reply; else a schema sent in this form (prompts.py)
 
 
-def load_settings(path: Path | None = None) -> Settings:
-    """The defaults, with what the TOML file at `path` overrides."""
+CHOICES = {"structured": FORMS}  # settings that take one of a few values
+
+
+def load_settings(path: Path | None = None, base: Settings | None = None) -> Settings:
+    """The defaults (or `base`), with what the TOML file at `path` overrides."""
+    base = base or Settings()
     if path is None:
-        return Settings()
+        return base
     known = {field.name: field.type for field in fields(Settings)}
     values: dict[str, Any] = {}
     for name, value in load_toml(path).items():
@@ -43,5 +49,7 @@ def load_settings(path: Path | None = None) -> Settings:
             value = float(value)  # `timeout_s = 5` means 5.0
         if not isinstance(value, kind) or isinstance(value, bool):
             raise CourseInputError(f"{path}: {name} must be {kind.__name__}, got {value!r}")
+        if value not in CHOICES.get(name, (value,)):
+            raise CourseInputError(f"{path}: {name} must be one of {CHOICES[name]}, got {value!r}")
         values[name] = value
-    return Settings(**values)
+    return replace(base, **values)

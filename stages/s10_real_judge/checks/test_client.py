@@ -146,7 +146,7 @@ def test_concurrent_prefetch_gives_the_replies_of_a_sequential_run(tmp_path):
         sequential = judge_for(server, tmp_path / "a")
         expected = [sequential.ask(q) for q in questions]
         parallel = judge_for(server, tmp_path / "b", concurrency=8)
-        assert prefetch(parallel, questions) == 40
+        assert prefetch(parallel, [(q, "score") for q in questions]) == 40
         assert [parallel.ask(q) for q in questions] == expected
         assert parallel.paid == 40 and len(server.requests) == 80
 
@@ -276,7 +276,7 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
     with ChatServer(default=lambda request: Hang(5.0)) as server:
         judge = judge_for(server, tmp_path, timeout_s=0.2, concurrency=4)
         started = time.monotonic()
-        planned = [[{"role": "user", "content": f"q{n}"}] for n in range(40)]
+        planned = [([{"role": "user", "content": f"q{n}"}], "score") for n in range(40)]
         prefetch(judge, planned)
         assert time.monotonic() - started < 5  # one round of time-outs, then nothing is asked
         assert len(server.requests) <= 4 + STOP_AFTER  # those in flight when it opened
@@ -362,8 +362,8 @@ def test_the_planner_asks_exactly_what_the_real_judge_will_and_answers_parseably
     assert read_score(planner, "t", "a", "r").value == 5
     assert planner.compare("t", "first answer", "second answer") == "tie"
     assert planner.planned == [
-        prompts.score_messages("t", "a", "r"),
-        prompts.compare_messages("t", "first answer", "second answer"),
+        (prompts.score_messages("t", "a", "r"), "score"),
+        (prompts.compare_messages("t", "first answer", "second answer"), "verdict"),
     ]
 
 
