@@ -83,8 +83,9 @@ $(LOCAL_STAMP): $(STAMP)
 	@touch $(LOCAL_STAMP)
 
 local-judge: $(LOCAL_STAMP)
-	@$(PY) -m stages.s10_real_judge eval --judge local --out reports/s10_local_eval.json; \
-	e=$$?; $(PY) -m stages.s10_real_judge calibrate --judge local \
+	@$(PY) -m stages.s10_real_judge eval --judge local --record \
+		--out reports/s10_local_eval.json; \
+	e=$$?; $(PY) -m stages.s10_real_judge calibrate --judge local --record \
 		--out reports/s10_local_calibration.json; \
 	c=$$?; exit $$(( e > c ? e : c ))
 # <<<

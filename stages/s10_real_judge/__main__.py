@@ -30,7 +30,7 @@ from stages.s08_eval.report import failures, writable
 from stages.s09_calibration import __main__ as s09
 from stages.s09_calibration.gate import load_gate
 from stages.s09_calibration.report import Report
-from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, settle
+from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, keep, settle
 from stages.s10_real_judge.prefetch import ask_ahead
 
 PROG = "python -m stages.s10_real_judge"
@@ -52,6 +52,7 @@ def run_eval(argv: list[str]) -> int:
         )
         report["judge"].update(settle(chosen))
         report["control"].update(settle(control))
+        keep(args, chosen)
         report["not_successful"] = failures(report)
         return s08.emit(report, args, out)
 
@@ -75,6 +76,7 @@ def run_gate(args: argparse.Namespace, stack: ExitStack) -> int:
     run = ask_ahead(
         chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
     )
+    keep(args, chosen)
     return s09.emit_gate(args, limits, run, settle(chosen)["unavailable"])
 
 
@@ -85,6 +87,7 @@ def run_report(args: argparse.Namespace, out: Path, queue: Path, stack: ExitStac
         return s09.measure_report(replace(chosen, judge=judge), control, args.repeats, args.reply)
 
     report = ask_ahead(chosen.judge, measure)
+    keep(args, chosen)
     judge = replace(report.judge, **settle(chosen))
     control_side = replace(report.control, **settle(control))
     return s09.emit_report(replace(report, judge=judge, control=control_side), args, out, queue)

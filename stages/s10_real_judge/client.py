@@ -28,7 +28,7 @@ from stages.s08_eval.judge import UNAVAILABLE, OverBudget, RateLimited, Unreacha
 from stages.s10_real_judge import prompts
 from stages.s10_real_judge.endpoint import locate, never_connected, safe_url
 from stages.s10_real_judge.guard import Breaker
-from stages.s10_real_judge.journal import Journal
+from stages.s10_real_judge.journal import Journal, Store
 from stages.s10_real_judge.settings import Settings
 
 Messages = list[dict[str, str]]
@@ -59,7 +59,7 @@ class OpenAIJudge:
             api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
         )
         path = self.settings.journal
-        self.journal = Journal(ROOT / path) if use_journal and path else None
+        self.journal: Store | None = Journal(ROOT / path) if use_journal and path else None
         self.sleep, self.jitter, self.progress = sleep, random.Random(0), progress
         self.breaker = Breaker(
             f"endpoint {safe_url(where.url)} ({where.source}), model {model}, OPENAI_API_KEY "
@@ -96,6 +96,15 @@ class OpenAIJudge:
             "paid_calls": self.paid,
             "from_cache": self.cached,
         }
+
+    def down(self) -> str | None:
+        """Why the run stopped asking this judge; None while it is asked."""
+        return self.breaker.down()
+
+    def received(self) -> dict[str, str]:
+        """Every reply this run got, by its key: from the endpoint or from the journal."""
+        with self.lock:
+            return {key: reply for key, reply in self.known.items() if isinstance(reply, str)}
 
     def restart_count(self) -> None:
         """Count repeats from the start again: the report pass after a prefetch."""

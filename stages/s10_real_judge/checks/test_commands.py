@@ -78,7 +78,7 @@ def help_of(*command):
 
 def test_each_command_s_judge_help_lists_exactly_what_it_accepts():
     assert EVAL_SPECS == CALIBRATION_SPECS == "biased (default), steady, module.path:attribute"
-    assert f"{EVAL_SPECS}, openai:MODEL, local" == SPECS
+    assert f"{EVAL_SPECS}, openai:MODEL, local, replay" == SPECS
     assert f"--judge JUDGE {EVAL_SPECS} --control" in help_of("stages.s08_eval")
     assert f"--judge JUDGE {CALIBRATION_SPECS} --json" in help_of(
         "stages.s09_calibration", "report"
