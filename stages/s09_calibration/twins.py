@@ -68,11 +68,11 @@ def figures(text: str) -> set[str]:
 
 
 def named_items(text: str) -> set[str]:
-    """Capitalised words that do not open a sentence or a line: names, order ids, carriers."""
+    """Capitalised words that do not open a sentence or a line (but "I"): names, ids, carriers."""
     found = set()
     for match in re.finditer(r"\b[A-Z][\w-]*", text):
         before = text[: match.start()].rstrip(" \"'(-")
-        if before and before[-1] not in ".!?:\n":
+        if before and before[-1] not in ".!?:\n" and match.group() != "I":
             found.add(match.group())
     return found
 

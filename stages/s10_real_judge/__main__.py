@@ -3,13 +3,16 @@
     python -m stages.s10_real_judge eval      [stage 8's options] [wire options]
     python -m stages.s10_real_judge calibrate [stage 9's report options] [wire options]
     python -m stages.s10_real_judge gate      [stage 9's gate options] [wire options]
+    python -m stages.s10_real_judge pad       [--judge local|replay|openai:MODEL] [--out FILE]
 
-Wire options: --judge-config FILE, --no-cache, --progress, --judge-timeout S; `--judge`
-also takes openai:MODEL. Without a command, a demo: `eval` against a chat-completions
-server that this command starts on 127.0.0.1, so the whole wire runs with no network.
+Wire options: --judge-config FILE, --no-cache, --progress, --judge-timeout S, --record;
+`--judge` also takes openai:MODEL, local and replay. Without a command, a demo: `eval`
+against a chat-completions server that this command starts on 127.0.0.1, so the whole wire
+runs with no network.
 
-Each command prints what its stage prints, with the same JSON keys, and exits as its stage
-does; and 1 when a judge was found unavailable (its breaker opened).
+Each report command prints what its stage prints, with the same JSON keys, and exits as its
+stage does; and 1 when a judge was found unavailable (its breaker opened). `pad` asks a model
+for padded twins and checks each (padding.py).
 """
 
 from __future__ import annotations
@@ -22,19 +25,23 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
-from stages.s01_model.cli import ROOT, run_cli
+from stages.s01_model.cli import ROOT, run_cli, short
+from stages.s01_model.errors import CourseInputError
 from stages.s08_eval import __main__ as s08
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.report import failures, writable
 from stages.s09_calibration import __main__ as s09
+from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.gate import load_gate
 from stages.s09_calibration.report import Report
+from stages.s10_real_judge.client import OpenAIJudge
 from stages.s10_real_judge.judges import SPECS, add_options, chosen_by, keep, settle
+from stages.s10_real_judge.padding import REVIEW_FILE, pad, review, summary
 from stages.s10_real_judge.prefetch import ask_ahead
 
 PROG = "python -m stages.s10_real_judge"
-COMMANDS = ("eval", "calibrate", "gate")
+COMMANDS = ("eval", "calibrate", "gate", "pad")
 DEMO_REPORT = ROOT / "reports" / "s10_real_judge.json"
 
 
@@ -93,6 +100,30 @@ def run_report(args: argparse.Namespace, out: Path, queue: Path, stack: ExitStac
     return s09.emit_report(replace(report, judge=judge, control=control_side), args, out, queue)
 
 
+def run_pad(argv: list[str]) -> int:
+    """Padded twins from the judge's model, each held to stage 9's check; ten for review."""
+    parser = argparse.ArgumentParser(prog=f"{PROG} pad", description=run_pad.__doc__)
+    parser.add_argument("--judge", default="local", help="local (default), replay, openai:MODEL")
+    parser.add_argument("--out", type=Path, default=REVIEW_FILE, help="the twins to review")
+    add_options(parser)
+    args = parser.parse_args(argv)
+    out = writable(args.out, "--out")
+    with ExitStack() as stack:
+        chosen, _ = chosen_by(args, stack)
+        if not isinstance(chosen.judge, OpenAIJudge):
+            raise CourseInputError(
+                f"pad --judge {args.judge}: needs a model (local, replay, openai:)"
+            )
+        padded = pad(chosen.judge, load_calibration())
+        keep(args, chosen)
+    print("\n".join(summary(padded)))
+    print(f"{review(padded, out)} twins that passed written to {short(out)} for review")
+    down = chosen.judge.down()
+    if down is not None:
+        print(f"error: the judge {down}", file=sys.stderr)
+    return 0 if down is None else 1
+
+
 def demo() -> int:
     """`eval` against the biased fake served on 127.0.0.1; its journal is temporary."""
     from fakes.chat_server import ChatServer, answering_as
@@ -113,8 +144,10 @@ def main() -> int:
         return demo()
     if argv[0] not in COMMANDS:
         top = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-        top.add_argument("command", choices=COMMANDS, help="eval, calibrate or gate")
+        top.add_argument("command", choices=COMMANDS, help="eval, calibrate, gate or pad")
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
+    if argv[0] == "pad":
+        return run_pad(argv[1:])
     return run_eval(argv[1:]) if argv[0] == "eval" else run_calibration(argv)
 
 

@@ -2,6 +2,7 @@
 model file checked; structured replies asked for and unwrapped strictly. A loopback stand-in
 (fakes/chat_server.py, run as a process) plays the server: no model is needed here."""
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -136,6 +137,16 @@ def test_a_missing_or_corrupt_model_file_is_one_line(tmp_path, monkeypatch):
     (package / local.MODEL_FILE).write_bytes(b"GGUF, but cut short")
     with pytest.raises(CourseInputError, match=r"sha256 [0-9a-f]{16}… is not b179c9523d0e6a0f…"):
         local.model_file()
+
+
+@pytest.mark.failure_mode
+def test_the_server_without_llama_cpp_installed_is_one_line(tmp_path, monkeypatch):
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "llama_cpp" else found(name)
+    )
+    with pytest.raises(CourseInputError, match=r"^llama-cpp-python is not installed; `make local"):
+        local.llama_server(tmp_path / local.MODEL_FILE)
 
 
 @pytest.mark.failure_mode

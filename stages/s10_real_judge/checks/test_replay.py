@@ -39,6 +39,12 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
         cli(COMMAND, "calibrate", "--judge", "replay", "--json", "--out", out).stdout
     )
     gate = cli(COMMAND, "gate", "--judge", "replay")
+    bare_config = str(STAGE / "bare.toml")
+    bare = cli(COMMAND, "eval", "--judge", "replay", "--judge-config", bare_config, "--json",
+               "--out", out)  # fmt: skip
+    assert bare.returncode == 1  # the model answers in prose: nothing can be judged
+    bare_report = json.loads(bare.stdout)
+    padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
     levels = evaluation["levels"]["end_to_end"]
 
     def shift(m):
@@ -66,6 +72,12 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
         f"{number(after['verbosity_mean_delta'])}, flips {before['flips']} -> "
         f"{after['flips']}, kappa {number(before['kappa'])} -> {number(after['kappa'])} — "
         f"{report['rubric_change']['verdict']}",
+        "end to end, bare": "{passed} passed, {failed} failed, {unscored} unscored of ".format(
+            **bare_report["levels"]["end_to_end"]
+        )
+        + str(bare_report["cases"]["total"]),
+        "position bias, bare": bare_report["text"]["position_bias"]["judge"],
+        "model-made twins": padded.stdout.splitlines()[0].removeprefix("model-made twins: "),
         "replies in the recording": str(len(load(recording.RECORDING))),
     }
     assert quoted == live
