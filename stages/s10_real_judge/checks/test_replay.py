@@ -45,6 +45,8 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
     assert bare.returncode == 1  # the model answers in prose: nothing can be judged
     bare_report = json.loads(bare.stdout)
     padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
+    bare_gate = cli(COMMAND, "gate", "--judge", "replay", "--judge-config", bare_config)
+    assert bare_gate.returncode == 1
     levels = evaluation["levels"]["end_to_end"]
 
     def shift(m):
@@ -77,6 +79,7 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
         )
         + str(bare_report["cases"]["total"]),
         "position bias, bare": bare_report["text"]["position_bias"]["judge"],
+        "the gate, bare": bare_gate.stdout.splitlines()[1].strip().split(" (", 1)[0],
         "model-made twins": padded.stdout.splitlines()[0].removeprefix("model-made twins: "),
         "replies in the recording": str(len(load(recording.RECORDING))),
     }
