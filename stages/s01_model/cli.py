@@ -23,12 +23,16 @@ def demo_parser(description: str, script: Path, trace: Path) -> argparse.Argumen
 
 
 def run_cli(main: Callable[[], int]) -> int:
-    """Run a command; bad input becomes one line on stderr and exit code 2, not a traceback."""
+    """Run a command; bad input becomes one line on stderr and exit code 2, and Ctrl-C one
+    line and 130 (as a shell reports it), not a traceback."""
     try:
         return main()
     except CourseInputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
 
 
 def short(path: Path) -> str:

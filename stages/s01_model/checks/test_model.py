@@ -13,6 +13,7 @@ from fakes.scripted_model import (
     ScriptedModel,
     parse_script,
 )
+from stages.s01_model.cli import run_cli
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json, load_toml, read_jsonl
 from stages.s01_model.model import SYSTEM_PROMPT, Answer, Message, ToolCall, ask
@@ -162,3 +163,17 @@ def test_the_demo_turns_a_malformed_script_into_one_line_and_exit_2(cli, one_lin
     script.write_text('{"steps": [{"answer": "fine"}, {"cal": "order_status"}]}')
     one_line_error(cli("stages.s01_model", "--script", str(script)), "bad.json: step 2")
     one_line_error(cli("stages.s01_model", "--script", str(tmp_path / "none.json")), "none.json")
+
+
+@pytest.mark.failure_mode
+def test_bad_input_and_ctrl_c_end_a_command_in_one_line(capsys):
+    def refuses():
+        raise CourseInputError("--script x.json: no such file")
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    assert run_cli(refuses) == 2
+    assert capsys.readouterr().err == "error: --script x.json: no such file\n"
+    assert run_cli(interrupted) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"
