@@ -22,9 +22,11 @@ def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
         result = cli(COMMAND, command, "--judge", "replay", "--json", "--out", str(tmp_path / "r"))
         assert result.returncode == 0, result.stderr
         judge = json.loads(result.stdout)["judge"]
-        assert judge["unavailable"] is None
+        assert judge["unavailable"] is None, judge["unavailable"]  # says how many are missing
         assert judge["instrument"]["requests"] == judge["instrument"]["paid_calls"] == 0
         assert judge["instrument"]["from_cache"] > 0
+    padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
+    assert padded.returncode == 0, padded.stderr
 
 
 def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
