@@ -101,7 +101,7 @@ def calls(side: dict[str, Any]) -> str:
         return f"{side['calls']} calls"
     return (
         f"{side['calls']} questions: {usage['requests']} requests to {usage['endpoint']}, "
-        f"{usage['paid_calls']} replies received, {usage['from_cache']} from the journal"
+        f"{usage['paid_calls']} replies received, {usage['from_cache']} from {usage['kept_in']}"
     )
 
 

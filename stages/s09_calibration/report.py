@@ -146,7 +146,7 @@ def render_side(label: str, side: Side) -> list[str]:
         i = side.instrument
         lines.append(
             f"  instrument: {i['model']} at {i['endpoint']} — {i['requests']} requests, "
-            f"{i['paid_calls']} replies received, {i['from_cache']} from the journal "
+            f"{i['paid_calls']} replies received, {i['from_cache']} from {i['kept_in']} "
             f"(the rubric change included)"
         )
     repeats = f" at the gate, each text scored {run.verbosity.repeats} times"

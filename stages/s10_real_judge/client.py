@@ -88,14 +88,10 @@ class OpenAIJudge:
         return prompts.unwrap(raw, shape) if self.structured else raw
 
     def describe(self) -> dict[str, Any]:
-        """What the report says about the instrument (never the key)."""
-        return {
-            "model": self.model,
-            "endpoint": self.endpoint,
-            "requests": self.requests,
-            "paid_calls": self.paid,
-            "from_cache": self.cached,
-        }
+        """What the report says about the instrument (never the key); `kept_in` is where
+        the replies it did not ask for were found."""
+        counts = {"requests": self.requests, "paid_calls": self.paid, "from_cache": self.cached}
+        return {"model": self.model, "endpoint": self.endpoint, **counts, "kept_in": "the journal"}
 
     def down(self) -> str | None:
         """Why the run stopped asking this judge; None while it is asked."""

@@ -104,4 +104,5 @@ class ReplayJudge(OpenAIJudge):
         )
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "endpoint": f"the recording {short(self.path)}"}
+        recording = f"the recording {short(self.path)}"
+        return {**super().describe(), "endpoint": "nowhere (a replay)", "kept_in": recording}

@@ -328,7 +328,8 @@ def test_the_first_reason_says_how_many_more_there_are():
 
 def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies():
     assert calls({"calls": 54}) == "54 calls"
-    usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3}
+    usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3,
+             "kept_in": "the journal"}  # fmt: skip
     assert calls({"calls": 32, "instrument": usage}) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )

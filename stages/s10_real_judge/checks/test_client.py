@@ -130,7 +130,7 @@ def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(
         assert len(server.requests) == 3
         assert again.describe() == {
             "model": "some-model", "endpoint": server.url.split("/")[2],
-            "requests": 0, "paid_calls": 0, "from_cache": 3,
+            "requests": 0, "paid_calls": 0, "from_cache": 3, "kept_in": "the journal",
         }  # fmt: skip
         uncached = OpenAIJudge("some-model", Settings(journal=""), api_key=KEY, base_url=server.url)
         uncached.score("t", "a", "r")

@@ -25,6 +25,7 @@ def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
         assert judge["unavailable"] is None, judge["unavailable"]  # says how many are missing
         assert judge["instrument"]["requests"] == judge["instrument"]["paid_calls"] == 0
         assert judge["instrument"]["from_cache"] > 0
+        assert judge["instrument"]["kept_in"] == "the recording fixtures/local_judge.jsonl"
     padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
     assert padded.returncode == 0, padded.stderr
 
