@@ -3,6 +3,7 @@
     python -m stages.s11_drift audit FILE [--score-col C] [--answer-col C | --length-col C]
                                           [--human-col C] [--gate N] [--json]
                                           [--encoding E] [--delimiter D] [--out-dir DIR]
+    python -m stages.s11_drift compare [RUN_A RUN_B] [--json]
 
 Without a command, `audit` runs on the demo file fixtures/team_scores.csv: a judge's scores
 of shop-support answers with the labels people gave them, two of its rows unreadable on
@@ -24,11 +25,16 @@ from typing import Any
 
 from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import load_json
+from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
+from stages.s09_calibration.report import interval, number
 from stages.s11_drift.audit import audit as audit_file
 from stages.s11_drift.audit import outputs_for, summary
 from stages.s11_drift.tables import Columns
+from stages.s11_drift.versions import compare, demo, pairs
+from stages.s11_drift.versions import render as render_versions
 
 REPORTS = ROOT / "reports"
 DEMO_FILE = FIXTURES / "team_scores.csv"
@@ -55,11 +61,35 @@ def main() -> int:
     audit.add_argument(
         "--out-dir", type=Path, default=REPORTS, help="where the queue and skipped go"
     )
+    compare = commands.add_parser("compare", help="two versions of the agent, length held equal")
+    compare.add_argument("runs", type=Path, nargs="*", help="two stage-8 JSON reports, A then B")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
     # A mistyped option is reported by the command it was given to, with that command's usage.
     args, unknown = parser.parse_known_args(sys.argv[1:] or DEMO)  # no command: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
-    return run_audit(args)
+    return run_compare(args) if args.command == "compare" else run_audit(args)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Two stage-8 reports compared case by case; with none, the two versions of the agent
+    under the biased judge and the steady one. Exit 1 when a comparison is not evaluated,
+    or a checked level moved; or, in the demo, when the steady judge shows a change."""
+    if args.runs and len(args.runs) != 2:
+        raise CourseInputError(f"compare: give two stage-8 reports, not {len(args.runs)}")
+    if args.runs:
+        first, second = (load_json(path) for path in args.runs)
+        where = f"{short(args.runs[0])} -> {short(args.runs[1])}"
+        found = {where: compare(pairs(first, second, where))}
+    else:
+        found = {f"the two versions, {judge} judge": demo(judge) for judge in ("biased", "steady")}
+    if args.json:
+        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+    else:
+        print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
+    broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
+    mirror = not args.runs and found["the two versions, steady judge"].state == Finding.FOUND
+    return 1 if broken or mirror else 0
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -110,26 +140,18 @@ def measures(result: dict[str, Any], gate: float) -> list[tuple[str, str, str]]:
     """(key in the result, label, figures) for each measure the audit made."""
     confound = result["length_confound"]
     correlation = (
-        f"spearman {_number(confound['spearman'])} {_interval(confound['ci'])}, "
-        f"pearson {_number(confound['pearson'])}"
+        f"spearman {number(confound['spearman'])} {interval(confound['ci'])}, "
+        f"pearson {number(confound['pearson'])}"
     )
     found = [("length_confound", "length confound", correlation)]
     if "calibration" in result:
         c = result["calibration"]
         kappa = (
-            f"kappa {_number(c['kappa'])} (observed {_number(c['observed'])}, by chance "
-            f"{_number(c['expected'])}), {c['disagreements']} disagreements"
+            f"kappa {number(c['kappa'])} (observed {number(c['observed'])}, by chance "
+            f"{number(c['expected'])}), {c['disagreements']} disagreements"
         )
         found.append(("calibration", f"agreement with people at gate {gate:g}", kappa))
     return found
-
-
-def _interval(ci: list[float] | None) -> str:
-    return "n/a" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
-
-
-def _number(value: float | None, digits: int = 2) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
 
 
 if __name__ == "__main__":
