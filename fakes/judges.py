@@ -259,3 +259,33 @@ class JsonJudge:
 
 
 # <<<
+# >>> stage 11
+
+
+class VersionedJudge:
+    """A judge behind a provider's model name, which the provider updates without notice.
+
+    Version 1 grades as the steady judge does. Version 2, under the same `model` name, also
+    pays a point for every 60 characters: what a silent update can do to an instrument that
+    was calibrated before it.
+    """
+
+    model = "shop-judge"  # what the provider calls it, in both versions
+
+    def __init__(self, version: int = 1) -> None:
+        self.version = version
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        steady = int(SteadyJudge().score(task, answer, reference))
+        return str(steady if self.version == 1 else min(10, steady + len(answer) // 60))
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        return SteadyJudge().compare(task, first, second)
+
+
+def updated_judge() -> VersionedJudge:
+    """The same judge after its provider's update (--judge fakes.judges:updated_judge)."""
+    return VersionedJudge(version=2)
+
+
+# <<<

@@ -4,6 +4,7 @@
                                           [--human-col C] [--gate N] [--json]
                                           [--encoding E] [--delimiter D] [--out-dir DIR]
     python -m stages.s11_drift compare [RUN_A RUN_B] [--json]
+    python -m stages.s11_drift canary [--judge SPEC] [--record] [--threshold N] [--json]
 
 Without a command, `audit` runs on the demo file fixtures/team_scores.csv: a judge's scores
 of shop-support answers with the labels people gave them, two of its rows unreadable on
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,10 @@ from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
 from stages.s09_calibration.report import interval, number
+from stages.s10_real_judge.judges import resolve_real
 from stages.s11_drift.audit import audit as audit_file
 from stages.s11_drift.audit import outputs_for, summary
+from stages.s11_drift.canary import THRESHOLD, check, record, replies
 from stages.s11_drift.tables import Columns
 from stages.s11_drift.versions import compare, demo, pairs
 from stages.s11_drift.versions import render as render_versions
@@ -64,11 +68,44 @@ def main() -> int:
     compare = commands.add_parser("compare", help="two versions of the agent, length held equal")
     compare.add_argument("runs", type=Path, nargs="*", help="two stage-8 JSON reports, A then B")
     compare.add_argument("--json", action="store_true", help="print one JSON object")
+    canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
+    canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
+    canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
+    canary.add_argument("--record", action="store_true", help="record its replies instead")
+    canary.add_argument("--threshold", type=int, default=THRESHOLD, help="changes allowed")
+    canary.add_argument("--json", action="store_true", help="print one JSON object")
     # A mistyped option is reported by the command it was given to, with that command's usage.
     args, unknown = parser.parse_known_args(sys.argv[1:] or DEMO)  # no command: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command == "canary":
+        return run_canary(args)
     return run_compare(args) if args.command == "compare" else run_audit(args)
+
+
+def run_canary(args: argparse.Namespace) -> int:
+    """The canaries of one judge: exit 1 when it changed, or could not be checked. With none
+    named, the demo: the steady judge (unchanged) and a judge its provider updated (changed),
+    exit 0 when the check tells them apart."""
+    specs = [args.judge] if args.judge else ["steady", "fakes.judges:updated_judge"]
+    found = {}
+    with ExitStack() as stack:
+        for spec in specs:
+            judge = resolve_real(spec, args.judge_config, stack=stack).judge
+            name = str(getattr(getattr(judge, "judge", judge), "model", spec))
+            if args.record:
+                print(record(name, replies(judge)))
+                continue
+            found[f"{spec} ({name})"] = check(name, replies(judge), args.threshold)
+    if args.json:
+        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+    for label, c in found.items():
+        if not args.json:
+            print(f"canaries of {label}: {c.verdict or 'NOT EVALUATED — ' + c.outcome.reason}")
+    states = [c.state for c in found.values()]
+    if args.judge or args.record:
+        return 1 if Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
+    return 0 if states == [Finding.NOT_FOUND, Finding.FOUND] else 1  # the demo: a working check
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -1,0 +1,96 @@
+"""Canaries: a few fixed questions whose replies were recorded when the judge was calibrated.
+
+A provider can update a model and keep its name: the calibration still on file then measured
+an instrument that is gone. `canary` puts the same questions again — eight scorings and four
+comparisons from the calibration set — and compares each reply, as raw text, with the one
+recorded for that instrument (its model name, or its SPEC). More changed replies than the
+threshold: the instrument changed since the recording, and its calibration is stale. A
+question it did not answer is not "unchanged": it is unscored, and with too few answered the
+check is not evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from stages.s01_model.cli import FIXTURES, short
+from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import read_jsonl
+from stages.s08_eval.findings import Evidence, Finding, decide
+from stages.s08_eval.judge import Judge, read
+from stages.s09_calibration.calibration import families, load_calibration
+from stages.s09_calibration.measures import Measure, said
+from stages.s09_calibration.rubrics import Rubric, prompt
+
+CANARIES = FIXTURES / "canaries.jsonl"
+THRESHOLD = 0  # changed replies allowed: a deterministic instrument repeats itself exactly
+Question = tuple[str, str, tuple[str, str, str]]  # id, judge method, its three texts
+
+
+def questions() -> list[Question]:
+    """Every sixth calibration answer to score, and the first four pairs to compare, each
+    put exactly as calibration puts it (the open rubric)."""
+    cases = load_calibration()
+    found = [
+        (
+            f"score {c.id}",
+            "score",
+            (prompt(Rubric.OPEN, c.question, c.facts), c.answer, c.reference),
+        )
+        for c in cases[::6]
+    ]
+    pairs = families(cases)[:4]
+    return found + [
+        (f"compare {b.pair}", "compare", (b.question, b.answer, p.answer)) for b, p in pairs
+    ]
+
+
+def replies(judge: Judge) -> dict[str, str]:
+    """The judge's raw reply to each question it answered; an unavailable judge answers none."""
+    answered = {}
+    for qid, method, texts in questions():
+        reading = read(partial(getattr(judge, method), *texts), lambda raw: raw)
+        if reading.value is not None:
+            answered[qid] = str(reading.value)
+    return answered
+
+
+def recorded(name: str, path: Path = CANARIES) -> dict[str, str]:
+    """The replies recorded for the instrument called `name`."""
+    rows = read_jsonl(path) if path.exists() else []
+    return {row["id"]: row["reply"] for row in rows if row.get("instrument") == name}
+
+
+def record(name: str, answered: dict[str, str], path: Path = CANARIES) -> str:
+    """Replace the instrument's recorded replies with these; the others are kept."""
+    rows = [row for row in (read_jsonl(path) if path.exists() else []) if row["instrument"] != name]
+    rows += [{"instrument": name, "id": qid, "reply": reply} for qid, reply in answered.items()]
+    rows.sort(key=lambda row: (row["instrument"], row["id"]))
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
+
+
+@dataclass(frozen=True)
+class Canaries(Measure):
+    instrument: str
+    changed: int
+    threshold: int
+    which: tuple[str, ...]  # the questions whose reply changed
+
+
+def check(name: str, answered: dict[str, str], threshold: int = THRESHOLD) -> Canaries:
+    """Found when more replies than `threshold` differ from the recorded ones."""
+    before = recorded(name)
+    if not before:
+        raise CourseInputError(f"canary: nothing recorded for {name!r}; record it with --record")
+    usable = [qid for qid in before if qid in answered]
+    which = tuple(qid for qid in usable if answered[qid] != before[qid])
+    outcome = decide(Evidence(len(usable), len(before)), len(which) > threshold)
+    differ = f"{len(which)} of {len(usable)} replies differ from the recording"
+    verdict = f"unchanged: {differ}, at most {threshold} allowed"
+    if outcome.state == Finding.FOUND:
+        verdict = f"changed since it was recorded: {differ}"
+    return Canaries(outcome, said(outcome, verdict), name, len(which), threshold, which)

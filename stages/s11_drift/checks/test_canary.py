@@ -1,0 +1,71 @@
+"""Canaries: a judge its provider updated under the same name is found out; an unchanged one
+(the mirrored half) is not; a judge that does not answer is not evaluated, never unchanged."""
+
+import json
+
+import pytest
+
+from fakes.judges import SteadyJudge, VersionedJudge, updated_judge
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.findings import Finding
+from stages.s11_drift import canary
+from stages.s11_drift.canary import check, questions, record, recorded, replies
+
+
+def test_an_updated_judge_is_found_and_an_unchanged_one_is_not(cli):
+    result = cli("stages.s11_drift", "canary", "--json")
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    steady, updated = found["steady (steady)"], found["fakes.judges:updated_judge (shop-judge)"]
+    assert (steady["state"], steady["changed"]) == ("not_found", 0)
+    assert updated["state"] == "found" and updated["changed"] > 0
+    # what the update changed is scoring by length; it compares as before
+    assert all(qid.startswith("score ") for qid in updated["which"])
+    expected = [
+        qid for qid, method, texts in questions()
+        if method == "score" and updated_judge().score(*texts) != VersionedJudge().score(*texts)
+    ]  # fmt: skip
+    assert updated["which"] == expected
+
+
+def test_the_replayed_local_model_answers_its_canaries_as_recorded(cli):
+    result = cli("stages.s11_drift", "canary", "--judge", "replay")
+    assert result.returncode == 0, result.stderr
+    assert "unchanged: 0 of 12 replies differ" in result.stdout
+
+
+@pytest.mark.failure_mode
+def test_a_judge_that_does_not_answer_is_not_evaluated_never_unchanged():
+    found = check("shop-judge", {})
+    assert found.state == Finding.NOT_EVALUATED and found.verdict is None
+    assert found.outcome.reason.startswith("too little usable data: 0 usable of 12")
+
+
+@pytest.mark.failure_mode
+def test_a_judge_with_nothing_recorded_is_one_line(cli, one_line_error):
+    one_line_error(cli("stages.s11_drift", "canary", "--judge", "biased"), "nothing recorded")
+    with pytest.raises(CourseInputError, match="record it with --record"):
+        check("no-such-judge", replies(SteadyJudge()))
+
+
+def test_recording_replaces_one_instrument_and_keeps_the_others(tmp_path, monkeypatch):
+    path = tmp_path / "canaries.jsonl"
+    monkeypatch.setattr(canary, "CANARIES", path)
+    record("a", {"q2": "7", "q1": "3"}, path)
+    record("b", {"q1": "5"}, path)
+    record("a", {"q1": "4"}, path)
+    assert recorded("a", path) == {"q1": "4"} and recorded("b", path) == {"q1": "5"}
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert rows == sorted(rows, key=lambda row: (row["instrument"], row["id"]))
+
+
+def test_changes_up_to_the_threshold_are_allowed(cli):
+    result = cli("stages.s11_drift", "canary", "--judge", "fakes.judges:updated_judge",
+                 "--threshold", "4")  # fmt: skip
+    assert result.returncode == 0, result.stdout
+    assert (
+        "unchanged: 4 of 12 replies differ from the recording, at most 4 allowed" in result.stdout
+    )
+    tighter = cli("stages.s11_drift", "canary", "--judge", "fakes.judges:updated_judge",
+                  "--threshold", "3")  # fmt: skip
+    assert tighter.returncode == 1
