@@ -54,7 +54,7 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read a JSONL file back; a line that is not a JSON object is an error naming its line."""
     records: list[dict[str, Any]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -33,20 +33,26 @@ class NotRecorded(ConnectionError):
 
 def load(path: Path) -> dict[str, str]:
     """Every recorded reply by key; a bad line is an error naming the file and line."""
+    return {row["key"]: row["reply"] for row in text_rows(path, ("key", "reply"))}
+
+
+def text_rows(path: Path, names: tuple[str, ...]) -> list[dict[str, str]]:
+    """The rows of a JSON Lines file of text fields, each with exactly `names`; none when
+    the file is not there. A bad line is an error naming the file and the line."""
     if not path.exists():
-        return {}
-    replies: dict[str, str] = {}
+        return []
+    rows = []
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         try:
             row = json.loads(line)
         except json.JSONDecodeError as error:
             raise CourseInputError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(row, dict) or set(row) != {"key", "reply"}:
-            raise CourseInputError(f"{path}:{number}: expected {{'key': ..., 'reply': ...}}")
-        if not all(isinstance(row[name], str) for name in row):
-            raise CourseInputError(f"{path}:{number}: key and reply must be text")
-        replies[row["key"]] = row["reply"]
-    return replies
+        if not isinstance(row, dict) or set(row) != set(names):
+            raise CourseInputError(f"{path}:{number}: expected an object with {', '.join(names)}")
+        if not all(isinstance(row[name], str) for name in names):
+            raise CourseInputError(f"{path}:{number}: {' and '.join(names)} must be text")
+        rows.append(row)
+    return rows
 
 
 def save(received: dict[str, str], path: Path | None = None) -> str:

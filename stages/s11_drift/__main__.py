@@ -32,10 +32,17 @@ from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
 from stages.s09_calibration.report import interval, number
-from stages.s10_real_judge.judges import resolve_real
+from stages.s10_real_judge.judges import positive, resolve_real
 from stages.s11_drift.audit import audit as audit_file
 from stages.s11_drift.audit import outputs_for, summary
-from stages.s11_drift.canary import THRESHOLD, check, record, replies
+from stages.s11_drift.canary import (
+    THRESHOLD,
+    check,
+    instrument,
+    must_be_recorded,
+    record,
+    replies,
+)
 from stages.s11_drift.tables import Columns
 from stages.s11_drift.versions import compare, demo, pairs
 from stages.s11_drift.versions import render as render_versions
@@ -71,6 +78,9 @@ def main() -> int:
     canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
     canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
     canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
+    canary.add_argument(
+        "--judge-timeout", type=positive, metavar="S", help="seconds a call may take"
+    )
     canary.add_argument("--record", action="store_true", help="record its replies instead")
     canary.add_argument("--threshold", type=int, default=THRESHOLD, help="changes allowed")
     canary.add_argument("--json", action="store_true", help="print one JSON object")
@@ -91,16 +101,17 @@ def run_canary(args: argparse.Namespace) -> int:
     found = {}
     with ExitStack() as stack:
         for spec in specs:
-            judge = resolve_real(spec, args.judge_config, stack=stack).judge
-            name = str(getattr(getattr(judge, "judge", judge), "model", spec))
+            judge = resolve_real(spec, args.judge_config, timeout_s=args.judge_timeout, stack=stack)
+            name = instrument(judge.judge, spec)
             if args.record:
-                print(record(name, replies(judge)))
+                print(record(name, replies(judge.judge)))
                 continue
-            found[f"{spec} ({name})"] = check(name, replies(judge), args.threshold)
+            must_be_recorded(name)  # before a question is asked
+            found[f"{spec} ({name})"] = check(name, replies(judge.judge), args.threshold)
     if args.json:
         print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
-    for label, c in found.items():
-        if not args.json:
+    else:
+        for label, c in found.items():
             print(f"canaries of {label}: {c.verdict or 'NOT EVALUATED — ' + c.outcome.reason}")
     states = [c.state for c in found.values()]
     if args.judge or args.record:

@@ -18,14 +18,15 @@ from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import read_jsonl
 from stages.s08_eval.findings import Evidence, Finding, decide
 from stages.s08_eval.judge import Judge, read
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
 from stages.s09_calibration.rubrics import Rubric, prompt
+from stages.s10_real_judge.recording import text_rows
 
 CANARIES = FIXTURES / "canaries.jsonl"
+FIELDS = ("instrument", "id", "reply")  # a row of the canaries file
 THRESHOLD = 0  # changed replies allowed: a deterministic instrument repeats itself exactly
 Question = tuple[str, str, tuple[str, str, str]]  # id, judge method, its three texts
 
@@ -60,17 +61,28 @@ def replies(judge: Judge) -> dict[str, str]:
 
 def recorded(name: str, path: Path = CANARIES) -> dict[str, str]:
     """The replies recorded for the instrument called `name`."""
-    rows = read_jsonl(path) if path.exists() else []
-    return {row["id"]: row["reply"] for row in rows if row.get("instrument") == name}
+    return {row["id"]: row["reply"] for row in text_rows(path, FIELDS) if row["instrument"] == name}
 
 
 def record(name: str, answered: dict[str, str], path: Path = CANARIES) -> str:
     """Replace the instrument's recorded replies with these; the others are kept."""
-    rows = [row for row in (read_jsonl(path) if path.exists() else []) if row["instrument"] != name]
+    rows = [row for row in text_rows(path, FIELDS) if row["instrument"] != name]
     rows += [{"instrument": name, "id": qid, "reply": reply} for qid, reply in answered.items()]
     rows.sort(key=lambda row: (row["instrument"], row["id"]))
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
+
+
+def instrument(judge: Judge, spec: str) -> str:
+    """What the canaries are recorded under: the model's name, which a provider's update
+    keeps, else the SPEC. A judge behind stage 10's guard is named by the judge inside."""
+    return str(getattr(getattr(judge, "judge", judge), "model", spec))
+
+
+def must_be_recorded(name: str) -> None:
+    """Refuse, before a question is asked, to check an instrument nothing was recorded for."""
+    if not recorded(name):
+        raise CourseInputError(f"canary: nothing recorded for {name!r}; record it with --record")
 
 
 @dataclass(frozen=True)
@@ -83,9 +95,8 @@ class Canaries(Measure):
 
 def check(name: str, answered: dict[str, str], threshold: int = THRESHOLD) -> Canaries:
     """Found when more replies than `threshold` differ from the recorded ones."""
+    must_be_recorded(name)
     before = recorded(name)
-    if not before:
-        raise CourseInputError(f"canary: nothing recorded for {name!r}; record it with --record")
     usable = [qid for qid in before if qid in answered]
     which = tuple(qid for qid in usable if answered[qid] != before[qid])
     outcome = decide(Evidence(len(usable), len(before)), len(which) > threshold)

@@ -143,6 +143,9 @@ def test_a_file_saved_with_a_byte_order_mark_is_read_and_one_not_in_utf8_is_name
     script = tmp_path / "script.json"
     script.write_bytes(b'\xef\xbb\xbf{"steps": []}')
     assert load_json(script) == {"steps": []}
+    lines = tmp_path / "trace.jsonl"
+    lines.write_bytes(b'\xef\xbb\xbf{"role": "user"}\n')
+    assert read_jsonl(lines) == [{"role": "user"}]
     script.write_bytes(b'{"task": "caf\xe9"}')  # Latin-1, not UTF-8: byte 13 is the e acute
     with pytest.raises(CourseInputError, match=r"script.json: byte 13 is not UTF-8$"):
         load_json(script)

@@ -221,3 +221,8 @@ def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):
     path.write_text("max_tokens = 40\n")
     settings = load_settings(path, LOCAL)
     assert (settings.structured, settings.max_tokens) == ("json_object", 40)
+
+
+def test_the_lesson_states_the_local_judge_s_settings():
+    lesson = " ".join((ROOT / "stages" / "s10_real_judge" / "README.md").read_text().split())
+    assert f"asks for `{LOCAL.structured}` replies and allows {LOCAL.max_tokens} tokens" in lesson

@@ -2,13 +2,14 @@
 (the mirrored half) is not; a judge that does not answer is not evaluated, never unchanged."""
 
 import json
+import time
+from pathlib import Path
 
 import pytest
 
 from fakes.judges import SteadyJudge, VersionedJudge, updated_judge
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Finding
-from stages.s11_drift import canary
 from stages.s11_drift.canary import check, questions, record, recorded, replies
 
 
@@ -42,15 +43,18 @@ def test_a_judge_that_does_not_answer_is_not_evaluated_never_unchanged():
 
 
 @pytest.mark.failure_mode
-def test_a_judge_with_nothing_recorded_is_one_line(cli, one_line_error):
+def test_a_judge_with_nothing_recorded_is_one_line_before_it_is_asked(cli, one_line_error):
     one_line_error(cli("stages.s11_drift", "canary", "--judge", "biased"), "nothing recorded")
+    started = time.monotonic()  # a judge that hangs is never asked: the answer is known
+    one_line_error(cli("stages.s11_drift", "canary", "--judge", "fakes.judges:HangingJudge"),
+                   "nothing recorded for 'fakes.judges:HangingJudge'")  # fmt: skip
+    assert time.monotonic() - started < 5
     with pytest.raises(CourseInputError, match="record it with --record"):
         check("no-such-judge", replies(SteadyJudge()))
 
 
-def test_recording_replaces_one_instrument_and_keeps_the_others(tmp_path, monkeypatch):
+def test_recording_replaces_one_instrument_and_keeps_the_others(tmp_path):
     path = tmp_path / "canaries.jsonl"
-    monkeypatch.setattr(canary, "CANARIES", path)
     record("a", {"q2": "7", "q1": "3"}, path)
     record("b", {"q1": "5"}, path)
     record("a", {"q1": "4"}, path)
@@ -69,3 +73,24 @@ def test_changes_up_to_the_threshold_are_allowed(cli):
     tighter = cli("stages.s11_drift", "canary", "--judge", "fakes.judges:updated_judge",
                   "--threshold", "3")  # fmt: skip
     assert tighter.returncode == 1
+
+
+@pytest.mark.failure_mode
+def test_a_broken_canaries_file_is_named_by_its_line(tmp_path):
+    path = tmp_path / "canaries.jsonl"
+    path.write_bytes(
+        b'\xef\xbb\xbf{"instrument": "steady", "id": "q", "reply": "7"}\n{"id": "q"}\n'
+    )
+    with pytest.raises(CourseInputError, match=r"canaries.jsonl:2: expected an object with "):
+        recorded("steady", path)  # the first line, saved with a BOM, was read
+
+
+def test_the_lesson_counts_the_questions_the_code_asks():
+    lesson = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    asked = [method for _, method, _ in questions()]
+    words = {4: "four", 8: "eight", 12: "twelve"}
+    assert f"asks {words[len(asked)]} fixed questions" in lesson
+    assert (
+        f"{words[asked.count('score')]} scorings, {words[asked.count('compare')]} comparisons"
+        in lesson
+    )

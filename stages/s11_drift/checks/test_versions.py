@@ -123,3 +123,8 @@ def test_the_lesson_quotes_the_comparison_of_a_live_run(judged):
         "steady judge, mean score": f"{signed(steady.score)} {interval(steady.score_ci)}",
     }
     assert quoted == live
+
+
+def test_the_lesson_counts_the_demo_cases():
+    lesson = " ".join((STAGE / "README.md").read_text().split())
+    assert len(load_cases(VERSIONS_CASES)) == 12 and "runs the demo's twelve cases" in lesson
