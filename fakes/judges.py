@@ -270,10 +270,9 @@ class VersionedJudge:
     was calibrated before it.
     """
 
-    model = "shop-judge"  # what the provider calls it, in both versions
-
-    def __init__(self, version: int = 1) -> None:
+    def __init__(self, version: int = 1, model: str = "shop-judge") -> None:
         self.version = version
+        self.model = model  # what the provider calls it, in both versions
 
     def score(self, task: str, answer: str, reference: str) -> str:
         steady = int(SteadyJudge().score(task, answer, reference))
@@ -286,6 +285,12 @@ class VersionedJudge:
 def updated_judge() -> VersionedJudge:
     """The same judge after its provider's update (--judge fakes.judges:updated_judge)."""
     return VersionedJudge(version=2)
+
+
+def successor_judge() -> VersionedJudge:
+    """The provider's next model, under its own name (--judge fakes.judges:successor_judge):
+    it grades as the first did, but a calibration of one is not a calibration of the other."""
+    return VersionedJudge(model="shop-judge-2")
 
 
 # <<<

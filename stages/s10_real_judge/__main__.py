@@ -31,7 +31,9 @@ from stages.s08_eval import __main__ as s08
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.report import failures, writable
+from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration import __main__ as s09
+from stages.s09_calibration.calibrate import Run
 from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.gate import load_gate
 from stages.s09_calibration.report import Report
@@ -79,12 +81,17 @@ def run_calibration(argv: list[str]) -> int:
 
 def run_gate(args: argparse.Namespace, stack: ExitStack) -> int:
     limits = load_gate(args.config)  # read before any call is made
+    return s09.emit_gate(args, limits, *measure_gate(args, stack)[1:])
+
+
+def measure_gate(args: argparse.Namespace, stack: ExitStack) -> tuple[JudgeChoice, Run, str | None]:
+    """The judge the gate measures, its run, and why it stopped being asked (None if not)."""
     chosen, _ = chosen_by(args, stack)
     run = ask_ahead(
         chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
     )
     keep(args, chosen)
-    return s09.emit_gate(args, limits, run, settle(chosen)["unavailable"])
+    return chosen, run, settle(chosen)["unavailable"]
 
 
 def run_report(args: argparse.Namespace, out: Path, queue: Path, stack: ExitStack) -> int:

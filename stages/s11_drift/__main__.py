@@ -5,15 +5,21 @@
                                           [--encoding E] [--delimiter D] [--out-dir DIR]
     python -m stages.s11_drift compare [RUN_A RUN_B] [--json]
     python -m stages.s11_drift canary [--judge SPEC] [--record] [--threshold N] [--json]
+    python -m stages.s11_drift calibrate --history FILE [--judge SPEC] [wire options]
+    python -m stages.s11_drift gate --history FILE [--judge SPEC] [--canaries] [wire options]
+    python -m stages.s11_drift history FILE [--plots DIR] [--json]
+    python -m stages.s11_drift windows [FILE FILE ... | --history FILE] [--last N] [--json]
 
 Without a command, `audit` runs on the demo file fixtures/team_scores.csv: a judge's scores
 of shop-support answers with the labels people gave them, two of its rows unreadable on
 purpose. The disagreements with the people go to a review queue (JSONL), and every row that
 could not be measured, with its problem, to a skipped file, both in reports/.
 
-Exit status: 0 when every measure was evaluated; 1 when one was not (too little usable
-data), or when no row was usable; 2 for bad input (a file that cannot be read, a column it
-does not have, a folder that cannot be written).
+Exit status: 0 when every measure was evaluated and nothing changed; 1 when one was not
+evaluated (too little usable data, no usable row), or a change was found (a checked level
+moved, a canary changed, a gate rule failed, a shift or a steady rise in the windows); 2 for
+bad input (a file that cannot be read, a column it does not have, a folder that cannot be
+written). Each demo exits 0 when it tells the flawed judge from the steady one.
 """
 
 from __future__ import annotations
@@ -31,12 +37,13 @@ from stages.s01_model.files import load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
-from stages.s09_calibration.report import interval, number
-from stages.s10_real_judge.judges import positive, resolve_real
+from stages.s10_real_judge.judges import positive
+from stages.s11_drift import history
 from stages.s11_drift.audit import audit as audit_file
-from stages.s11_drift.audit import outputs_for, summary
+from stages.s11_drift.audit import outputs_for, render, summary
 from stages.s11_drift.canary import (
     THRESHOLD,
+    asked_anew,
     check,
     instrument,
     must_be_recorded,
@@ -44,8 +51,11 @@ from stages.s11_drift.canary import (
     replies,
 )
 from stages.s11_drift.tables import Columns
+from stages.s11_drift.tracked import add_commands, run_calibrate, run_gate, run_history
 from stages.s11_drift.versions import compare, demo, pairs
 from stages.s11_drift.versions import render as render_versions
+from stages.s11_drift.windows import LAST, Window, demo_windows, drift, read_window
+from stages.s11_drift.windows import render as render_windows
 
 REPORTS = ROOT / "reports"
 DEMO_FILE = FIXTURES / "team_scores.csv"
@@ -55,9 +65,23 @@ DEMO = ["audit", short(DEMO_FILE), "--answer-col", "answer", "--human-col", "lab
 def main() -> int:
     parser = argparse.ArgumentParser(
         prog="python -m stages.s11_drift",
-        description="Measure scores you already have.",
+        description="Measure scores you already have, and how they change.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    add_audit(commands)
+    add_over_time(commands)
+    add_commands(commands)
+    # A mistyped option is reported by the command it was given to, with that command's usage.
+    args, unknown = parser.parse_known_args(sys.argv[1:] or DEMO)  # no command: the demo
+    if unknown:
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    run = {"audit": run_audit, "compare": run_compare, "canary": run_canary}
+    run |= {"calibrate": run_calibrate, "gate": run_gate, "history": run_history}
+    run["windows"] = run_windows
+    return run[args.command](args)
+
+
+def add_audit(commands: Any) -> None:
     audit = commands.add_parser("audit", help="length confound and kappa of scores you have")
     audit.add_argument("file", type=Path, help="a CSV (with a header row) or JSONL file")
     audit.add_argument("--score-col", default="score", help="the judge's score (default: score)")
@@ -72,9 +96,12 @@ def main() -> int:
     audit.add_argument(
         "--out-dir", type=Path, default=REPORTS, help="where the queue and skipped go"
     )
+
+
+def add_over_time(commands: Any) -> None:
+    """compare, canary and windows; calibrate, gate and history are tracked.py's."""
     compare = commands.add_parser("compare", help="two versions of the agent, length held equal")
     compare.add_argument("runs", type=Path, nargs="*", help="two stage-8 JSON reports, A then B")
-    compare.add_argument("--json", action="store_true", help="print one JSON object")
     canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
     canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
     canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
@@ -83,14 +110,17 @@ def main() -> int:
     )
     canary.add_argument("--record", action="store_true", help="record its replies instead")
     canary.add_argument("--threshold", type=int, default=THRESHOLD, help="changes allowed")
-    canary.add_argument("--json", action="store_true", help="print one JSON object")
-    # A mistyped option is reported by the command it was given to, with that command's usage.
-    args, unknown = parser.parse_known_args(sys.argv[1:] or DEMO)  # no command: the demo
-    if unknown:
-        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
-    if args.command == "canary":
-        return run_canary(args)
-    return run_compare(args) if args.command == "compare" else run_audit(args)
+    windows = commands.add_parser("windows", help="scores over time: shifts, and a steady rise")
+    windows.add_argument(
+        "files", type=Path, nargs="*", help="a file of scores per window, oldest first"
+    )
+    windows.add_argument("--history", type=Path, help="the windows: a calibration history's runs")
+    windows.add_argument("--score-col", default="score", help="the score's column (default: score)")
+    windows.add_argument(
+        "--last", type=int, default=LAST, help=f"steps a rise must span (default {LAST})"
+    )
+    for command in (compare, canary, windows):
+        command.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run_canary(args: argparse.Namespace) -> int:
@@ -101,7 +131,7 @@ def run_canary(args: argparse.Namespace) -> int:
     found = {}
     with ExitStack() as stack:
         for spec in specs:
-            judge = resolve_real(spec, args.judge_config, timeout_s=args.judge_timeout, stack=stack)
+            judge = asked_anew(spec, args.judge_config, args.judge_timeout, stack)
             name = instrument(judge.judge, spec)
             if args.record:
                 print(record(name, replies(judge.judge)))
@@ -117,6 +147,43 @@ def run_canary(args: argparse.Namespace) -> int:
     if args.judge or args.record:
         return 1 if Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
     return 0 if states == [Finding.NOT_FOUND, Finding.FOUND] else 1  # the demo: a working check
+
+
+def run_windows(args: argparse.Namespace) -> int:
+    """How the scores moved from window to window; exit 1 on a shift, a steady rise, or a
+    figure not evaluated. The demo exits 0 when it finds the biased judge's rise only."""
+    drifts = {label: drift(windows, args.last) for label, windows in windows_of(args).items()}
+    if args.json:
+        print(json.dumps({label: d.to_json() for label, d in drifts.items()}, sort_keys=True))
+    else:
+        for label, d in drifts.items():
+            print(f"{label}: " + "\n".join(render_windows(d)))
+    if not (args.files or args.history):
+        states = [d.rising.state for d in drifts.values()]
+        return 0 if states == [Finding.FOUND, Finding.NOT_FOUND] else 1
+    d = next(iter(drifts.values()))
+    measures = [*d.shifts, d.rising, *([d.overall] if d.overall else [])]
+    return 1 if any(m.state != Finding.NOT_FOUND for m in measures) else 0
+
+
+def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
+    """The windows named: files, a history's runs, or (neither) the demo's weeks, before
+    the biased judge and the steady one, its mirrored half."""
+    if (args.files and args.history) or len(args.files) == 1 or args.last < 1:
+        raise CourseInputError(
+            "windows: name two files or more, or --history FILE, or neither (the demo); "
+            f"and --last 1 or more, not {args.last}"
+        )
+    if args.history:
+        if not args.history.is_file():
+            raise CourseInputError(f"--history {args.history}: no such file")
+        runs = enumerate(history.load(args.history), start=1)
+        return {short(args.history): [
+            Window(f"run {i} ({r['when']})", tuple(r["figures"]["scores"]), 0) for i, r in runs
+        ]}  # fmt: skip
+    if args.files:
+        return {"your windows": [read_window(path, args.score_col) for path in args.files]}
+    return {f"the {judge} judge": demo_windows(judge) for judge in ("biased", "steady")}
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -163,43 +230,6 @@ def run_audit(args: argparse.Namespace) -> int:
         print("error: no usable row: nothing was audited", file=sys.stderr)
         return 1
     return 1 if result["not_evaluated"] else 0
-
-
-def render(name: str, result: dict[str, Any], gate: float, review: str, skipped: str) -> str:
-    """The text report: the counts, the first skipped rows, each measure, where the files are."""
-    lines = [
-        f"audit of {name}: {result['data_rows']} rows, {result['rows']} measured, "
-        f"{result['skipped']} skipped"
-    ]
-    lines += [f"  skipped {problem}" for problem in result["problems"]]
-    if result["skipped"] > len(result["problems"]):
-        lines.append(f"  ... and {result['skipped'] - len(result['problems'])} more")
-    lines.append(f"every skipped row, with its problem: {skipped}")
-    for key, label, figures in measures(result, gate):
-        if key in result["not_evaluated"]:
-            lines.append(f"{label}: NOT EVALUATED — {result[key]['reason']}")
-        else:
-            lines.append(f"{label}: {figures} — {result[key]['verdict']}")
-    lines.append(f"review queue (the disagreements): {review}")
-    return "\n".join(lines)
-
-
-def measures(result: dict[str, Any], gate: float) -> list[tuple[str, str, str]]:
-    """(key in the result, label, figures) for each measure the audit made."""
-    confound = result["length_confound"]
-    correlation = (
-        f"spearman {number(confound['spearman'])} {interval(confound['ci'])}, "
-        f"pearson {number(confound['pearson'])}"
-    )
-    found = [("length_confound", "length confound", correlation)]
-    if "calibration" in result:
-        c = result["calibration"]
-        kappa = (
-            f"kappa {number(c['kappa'])} (observed {number(c['observed'])}, by chance "
-            f"{number(c['expected'])}), {c['disagreements']} disagreements"
-        )
-        found.append(("calibration", f"agreement with people at gate {gate:g}", kappa))
-    return found
 
 
 if __name__ == "__main__":

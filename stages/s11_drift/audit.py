@@ -29,6 +29,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding
 from stages.s09_calibration.agreement import trust
 from stages.s09_calibration.measures import length_confound
+from stages.s09_calibration.report import interval, number
 from stages.s09_calibration.stats import kappa_from_table
 from stages.s11_drift.tables import Columns, rows_of
 from stages.s11_drift.values import Rules, Unusable
@@ -177,3 +178,40 @@ def written_on_success(out: Outputs) -> Iterator[tuple[TextIO, TextIO]]:
             handle.close()
             name.unlink(missing_ok=True)
         raise
+
+
+def render(name: str, result: dict[str, Any], gate: float, review: str, skipped: str) -> str:
+    """The text report: the counts, the first skipped rows, each measure, where the files are."""
+    lines = [
+        f"audit of {name}: {result['data_rows']} rows, {result['rows']} measured, "
+        f"{result['skipped']} skipped"
+    ]
+    lines += [f"  skipped {problem}" for problem in result["problems"]]
+    if result["skipped"] > len(result["problems"]):
+        lines.append(f"  ... and {result['skipped'] - len(result['problems'])} more")
+    lines.append(f"every skipped row, with its problem: {skipped}")
+    for key, label, figures in measures(result, gate):
+        if key in result["not_evaluated"]:
+            lines.append(f"{label}: NOT EVALUATED — {result[key]['reason']}")
+        else:
+            lines.append(f"{label}: {figures} — {result[key]['verdict']}")
+    lines.append(f"review queue (the disagreements): {review}")
+    return "\n".join(lines)
+
+
+def measures(result: dict[str, Any], gate: float) -> list[tuple[str, str, str]]:
+    """(key in the result, label, figures) for each measure the audit made."""
+    confound = result["length_confound"]
+    correlation = (
+        f"spearman {number(confound['spearman'])} {interval(confound['ci'])}, "
+        f"pearson {number(confound['pearson'])}"
+    )
+    found = [("length_confound", "length confound", correlation)]
+    if "calibration" in result:
+        c = result["calibration"]
+        kappa = (
+            f"kappa {number(c['kappa'])} (observed {number(c['observed'])}, by chance "
+            f"{number(c['expected'])}), {c['disagreements']} disagreements"
+        )
+        found.append(("calibration", f"agreement with people at gate {gate:g}", kappa))
+    return found

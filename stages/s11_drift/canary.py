@@ -12,6 +12,7 @@ check is not evaluated.
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -20,9 +21,11 @@ from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding, decide
 from stages.s08_eval.judge import Judge, read
+from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
 from stages.s09_calibration.rubrics import Rubric, prompt
+from stages.s10_real_judge.judges import resolve_real
 from stages.s10_real_judge.recording import text_rows
 
 CANARIES = FIXTURES / "canaries.jsonl"
@@ -71,6 +74,14 @@ def record(name: str, answered: dict[str, str], path: Path = CANARIES) -> str:
     rows.sort(key=lambda row: (row["instrument"], row["id"]))
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
+
+
+def asked_anew(
+    spec: str, config: Path | None, timeout_s: float | None, stack: ExitStack
+) -> JudgeChoice:
+    """The judge a SPEC names, with stage 10's journal off: a reply read back from the
+    journal is the reply from before the update, by construction, and would hide it."""
+    return resolve_real(spec, config, use_journal=False, timeout_s=timeout_s, stack=stack)
 
 
 def instrument(judge: Judge, spec: str) -> str:

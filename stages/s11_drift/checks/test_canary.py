@@ -94,3 +94,33 @@ def test_the_lesson_counts_the_questions_the_code_asks():
         f"{words[asked.count('score')]} scorings, {words[asked.count('compare')]} comparisons"
         in lesson
     )
+
+
+def test_a_provider_update_is_found_though_the_journal_holds_the_old_replies(
+    cli, tmp_path, monkeypatch
+):
+    from fakes.chat_server import ChatServer, answering_as
+    from stages.s10_real_judge.client import OpenAIJudge
+    from stages.s10_real_judge.settings import Settings
+
+    serving = [VersionedJudge()]  # what the provider serves today, as model shop-judge
+
+    class Provider:
+        def score(self, *texts):
+            return serving[0].score(*texts)
+
+        def compare(self, *texts):
+            return serving[0].compare(*texts)
+
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "judge.toml"
+    config.write_text(f'journal = "{journal}"\n', encoding="utf-8")
+    with ChatServer(default=answering_as(Provider())) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        before = OpenAIJudge("shop-judge", Settings(journal=str(journal)))
+        assert replies(before) == recorded("shop-judge")  # the journal now holds these replies
+        serving[0] = updated_judge()  # the provider's update, under the same name
+        result = cli("stages.s11_drift", "canary", "--judge", "openai:shop-judge",
+                     "--judge-config", str(config))  # fmt: skip
+    assert result.returncode == 1, result.stdout
+    assert "changed since it was recorded: 4 of 12 replies differ" in result.stdout
