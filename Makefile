@@ -15,7 +15,7 @@ JUNK   += mutants
 EXTRAS := dev,real
 # <<<
 
-.PHONY: report check lint typecheck test progress clean
+.PHONY: report check lint typecheck test progress exercise mutate clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
@@ -46,17 +46,22 @@ typecheck: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n 3
 
-# Which stage this checkout is at, whether its checks pass, which exercises you have proven.
+# Which stage this checkout is at, whether its checks pass, which exercises you have done.
 progress: $(STAMP)
 	@$(PY) scripts/progress.py
-# >>> stage 8
 
-.PHONY: mutate mutmut
+# The student's exercises: the next one, or ID=...; a prediction with PREDICT=N (or a name).
+exercise: $(STAMP)
+	@$(PY) scripts/exercise.py $(ID) $(if $(PREDICT),--predict '$(PREDICT)')
+
 CHECKS += mutate
-
-# Every planted bug must turn its claimed check red, each on a temporary copy of the tree.
+# The maintainers' proof: every planted bug turns its claimed check red, each on a temporary
+# copy of the tree (at a tag, a write exercise's bug instead passes every check there).
 mutate: $(STAMP)
 	$(PY) scripts/mutate.py
+# >>> stage 8
+
+.PHONY: mutmut
 
 # A broad sweep with mutmut over the stage-8 harness; not part of `make check` (minutes).
 # mutmut's cache does not notice edited tests, so every sweep starts clean.

@@ -19,12 +19,10 @@ import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
-# >>> stage 8
-# `mutation` trades examples for speed: the mutation runner runs a check many times.
+# `mutation` trades examples for speed: the exercise runners run a check many times.
 settings.register_profile(
     "mutation", derandomize=True, database=None, deadline=None, max_examples=20
 )
-# <<<
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent

@@ -1,6 +1,7 @@
 """Prove the mutation exercises: every planted bug turns the one check that claims it red.
 
     python scripts/mutate.py [ID ...] [--stage N] [--jobs N] [--json] [--full] [--timeout S]
+                             [--solved]
     python scripts/mutate.py --show ID
 
 1) The claimed checks run on an unmutated copy of the tree; all must pass (else exit 2). The
@@ -11,17 +12,23 @@
 3) KILLED: the claimed check failed. SURVIVED: it passed. ERROR: the bug could not be
    planted, the check was not collected, pytest could not run, or it timed out.
 
-Exit 0 only when every exercise selected is KILLED. Nothing tracked is ever written, so an
-interrupted or killed run leaves the working tree as it was; Ctrl-C also stops the running
-checks and removes the temporary copies. A finished run adds its verdicts to
-build/progress/exercises.json (ignored by git), which `make progress` reads.
+A "write" exercise's check is the student's to write: on main its reference is in place and it
+is proven as above; at a tag of the built course (no maintainers' section in course.toml) the
+check is a stub, and the runner proves the exercise open instead, at its own stage's tag: with
+the bug planted, the stage's checks and the course's own all pass (OPEN; CAUGHT if one turns
+red, and the exercise asks for nothing). --solved proves them as on main: the course check
+copies each reference into its tag to show the exercise can be solved there.
+
+Exit 0 only when every exercise selected is KILLED or OPEN. Nothing is ever written outside
+temporary folders, so an interrupted or killed run leaves the working tree as it was; Ctrl-C
+also stops the running checks and removes the temporary copies. The student's credits are
+scripts/exercise.py's (`make exercise`); this runner never writes them.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
-import fcntl
 import hashlib
 import json
 import os
@@ -48,12 +55,13 @@ from stages.s01_model.files import load_toml  # noqa: E402
 from stages.s01_model.model import Name  # noqa: E402
 
 MANIFEST = ROOT / "mutations" / "exercises.toml"
-RECORD = ROOT / "build" / "progress" / "exercises.json"  # untracked; `make progress` reads it
 KEYS = ("id", "stage", "file", "find", "replace", "check", "hint", "why")
+KINDS = ("predict", "write")  # `kind` may be left out: predict
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".venv", "mutants", "build", "reports", "traces",
     ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
-    "__pycache__",  # written by checks running beside the copy; the copy compiles its own
+    # __pycache__ is copied: a copy that compiled every module afresh would spend most of its
+    # time there; Python writes each file whole, and checks the source it was compiled from
 )  # fmt: skip
 FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
 
@@ -68,6 +76,7 @@ class Exercise:
     check: str
     hint: str
     why: str
+    kind: str = "predict"
 
 
 class Verdict(Name):
@@ -76,6 +85,8 @@ class Verdict(Name):
     KILLED = "KILLED"  # the claimed check failed: the planted bug was caught
     SURVIVED = "SURVIVED"  # the claimed check passed: nothing noticed the bug
     ERROR = "ERROR"  # the bug could not be planted, or the check could not give a verdict
+    OPEN = "OPEN"  # a write exercise at its tag: no check there catches the bug, as it must be
+    CAUGHT = "CAUGHT"  # a write exercise whose bug a check at its tag catches already
 
 
 @dataclass
@@ -171,12 +182,15 @@ def load_manifest(path: Path = MANIFEST) -> list[Exercise]:
         missing = [key for key in KEYS if key not in raw]
         if missing:
             raise CourseInputError(f"{where}: missing {missing[0]!r}")
-        extra = set(raw) - set(KEYS)
+        extra = set(raw) - {*KEYS, "kind"}
         if extra:
             raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
         if raw["id"] in {exercise.id for exercise in exercises}:
             raise CourseInputError(f"{where}: the id is used twice")
-        exercises.append(Exercise(**{key: raw[key] for key in KEYS}))
+        kind = raw.get("kind", "predict")
+        if kind not in KINDS:
+            raise CourseInputError(f"{where}: kind {kind!r}; known: {', '.join(KINDS)}")
+        exercises.append(Exercise(**{key: raw[key] for key in KEYS}, kind=kind))
     return exercises
 
 
@@ -197,6 +211,8 @@ def plant(tree: Path, exercise: Exercise) -> str | None:
     except SyntaxError as error:
         return f"the mutated file does not compile: {error.msg} (line {error.lineno})"
     target.write_text(mutated, encoding="utf-8")
+    for compiled in (target.parent / "__pycache__").glob(f"{target.stem}.*.pyc"):
+        compiled.unlink()  # copied with the tree: never let it stand for the planted source
     return None
 
 
@@ -233,9 +249,40 @@ def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
         shutil.rmtree(tree.parent, ignore_errors=True)
 
 
+def prove_open(runner: Runner, exercise: Exercise, checks: list[str]) -> Result:
+    """A write exercise at its tag: with the bug planted, every check there but the student's
+    must still pass (OPEN); one that turns red means the exercise asks for nothing (CAUGHT)."""
+    started = time.monotonic()
+    tree = runner.copy(exercise.id)
+    try:
+        problem = plant(tree, exercise)
+        if problem is not None:
+            return Result(exercise, Verdict.ERROR, problem, time.monotonic() - started)
+        code, output, results = runner.pytest(tree, [*checks, "--ignore-glob=*test_exercise_*"])
+        elapsed = time.monotonic() - started
+        if code is None or not results:
+            why = "timed out" if code is None else f"no check ran (pytest exit {code})"
+            return Result(exercise, Verdict.ERROR, why, elapsed, output=output)
+        red = sorted(node for node, state in results.items() if state == "failed")
+        if red:
+            return Result(exercise, Verdict.CAUGHT, f"already red: {', '.join(red[:3])}", elapsed)
+        return Result(exercise, Verdict.OPEN, f"{len(results)} checks pass with it", elapsed)
+    finally:
+        shutil.rmtree(tree.parent, ignore_errors=True)
+
+
+def open_ones(exercises: list[Exercise], course: Course) -> tuple[list[Exercise], list[str]]:
+    """At a tag: the write exercises of its own stage, to prove open, and the checks to run."""
+    last = course.stages[-1]
+    found = [e for e in exercises if e.kind == "write" and e.stage == last.number]
+    return found, [f"{last.directory}/checks", "scripts/checks/test_course.py"]
+
+
 def baseline(runner: Runner, exercises: list[Exercise]) -> list[str]:
     """Claimed checks that do not pass on the unmutated tree (they must all pass)."""
     checks = sorted({exercise.check for exercise in exercises})
+    if not checks:
+        return []  # nothing claimed: pytest with no paths would run every check
     tree = runner.copy("baseline")
     try:
         code, _, results = runner.pytest(tree, checks)
@@ -317,28 +364,6 @@ def fingerprint(exercise: Exercise, root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
-def remember(results: list[Result], path: Path = RECORD) -> None:
-    """Add this run's verdicts to the record of proofs (a record that cannot be read is
-    started afresh); written whole, then moved into place, so no reader sees half of it.
-    Runs that finish together (the checks start this runner, maybe while `make mutate` runs)
-    take turns through a lock, so that neither loses the other's verdicts."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        try:
-            record = json.loads(path.read_text())
-        except (OSError, ValueError):
-            record = {}
-        if not isinstance(record, dict):
-            record = {}
-        for result in results:
-            exercise = result.exercise
-            record[exercise.id] = {"verdict": result.verdict, "fingerprint": fingerprint(exercise)}
-        partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
-        os.replace(partial, path)
-
-
 def select(exercises: list[Exercise], ids: list[str], stage: int | None) -> list[Exercise]:
     unknown = sorted(set(ids) - {exercise.id for exercise in exercises})
     if unknown:
@@ -356,11 +381,18 @@ def main() -> int:
     parser.add_argument("--full", action="store_true", help="also run the whole suite per bug")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per pytest run")
     parser.add_argument("--show", metavar="ID", help="show one exercise: diff, hint, red check")
+    solved = "at a tag: prove write exercises as on main (their references copied in)"
+    parser.add_argument("--solved", action="store_true", help=solved)
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    exercises = load_manifest(args.manifest)
-    if wrong := misplaced(exercises, load_course()):
+    exercises, course = load_manifest(args.manifest), load_course()
+    if wrong := misplaced(exercises, course):
         raise CourseInputError(f"{args.manifest.name}: {'; '.join(wrong)}")
+    opened: list[Exercise] = []
+    open_checks: list[str] = []
+    if not course.maintainers and not args.solved:  # a tag: its write exercises are stubs
+        opened, open_checks = open_ones(exercises, course)
+        exercises = [e for e in exercises if e.kind != "write" or e in opened]
     log = sys.stderr if args.json else sys.stdout
 
     with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
@@ -374,8 +406,15 @@ def main() -> int:
         pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
         with pool, interruptible(runner, pool):
             # the baseline is queued first; the exercises after it start as workers free up
-            checked = pool.submit(baseline, runner, chosen)
-            proofs = pool.map(lambda e: prove(runner, e, args.full), chosen)
+            checked = pool.submit(baseline, runner, [e for e in chosen if e not in opened])
+            proofs = pool.map(
+                lambda e: (
+                    prove_open(runner, e, open_checks)
+                    if e in opened
+                    else prove(runner, e, args.full)
+                ),
+                chosen,
+            )
             red = checked.result()
             if red:
                 runner.stop_all()  # what was proven beside it counts for nothing
@@ -391,13 +430,12 @@ def main() -> int:
                 for node in result.collateral or []:
                     print(f"    also red: {node}", file=log)
 
-    if args.manifest == MANIFEST:  # a manifest given for a check proves nothing of the course
-        remember(results)
     killed = sum(result.verdict == Verdict.KILLED for result in results)
-    print(f"{killed} of {len(results)} KILLED", file=log)
+    still = sum(result.verdict == Verdict.OPEN for result in results)
+    print(f"{killed} of {len(results)} KILLED" + (f", {still} OPEN" if still else ""), file=log)
     if args.json:
         print(json.dumps(summary(results, killed)))
-    return 0 if killed == len(results) else 1
+    return 0 if killed + still == len(results) else 1
 
 
 def summary(results: list[Result], killed: int) -> dict[str, Any]:

@@ -11,11 +11,6 @@ temporary folder.
 from __future__ import annotations
 
 import argparse
-
-# >>> stage 8
-import json
-
-# <<<
 import subprocess
 import sys
 import tempfile
@@ -26,11 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.course import junit_results, load_course  # noqa: E402
-
-# >>> stage 8
-from scripts.mutate import RECORD, fingerprint, load_manifest  # noqa: E402
-
-# <<<
+from scripts.exercise import STUDENT, current, done, read_record  # noqa: E402
+from scripts.mutate import load_manifest  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 
@@ -80,43 +72,36 @@ def checks_line(paths: list[str]) -> tuple[str, bool]:
     return line, run.returncode == 0 and passed > 0
 
 
-# >>> stage 8
-def exercises_line() -> str:
-    """Which exercises the mutation runner has proven red, on the files as they are now."""
-    try:
-        record = json.loads(RECORD.read_text())
-    except (OSError, ValueError):
-        record = {}
-    proven, stale, not_red, waiting = [], [], [], []
-    for exercise in load_manifest():
-        entry = record.get(exercise.id) if isinstance(record, dict) else None
-        if not isinstance(entry, dict):
-            waiting.append(exercise.id)
-        elif entry.get("fingerprint") != fingerprint(exercise):
-            stale.append(exercise.id)
-        elif entry.get("verdict") == "KILLED":
-            proven.append(exercise.id)
-        else:
-            not_red.append(f"{exercise.id} ({entry.get('verdict')})")
-    total = len(proven) + len(stale) + len(not_red) + len(waiting)
-    lines = [f"exercises: {len(proven)} of {total} proven red"]
+def exercises_line(record_path: Path = STUDENT) -> str:
+    """What you have done of this checkout's exercises: predictions made (right or wrong) and
+    checks written, on the files as they are now. Only `make exercise` earns a credit."""
+    exercises, record = current(load_manifest()), read_record(record_path)
+    if not exercises:
+        return "exercises: none at this stage"
+    credited = [e for e in exercises if done(record, e)]
+    stale = [e.id for e in exercises if e.id in record and e not in credited]
+    right = [e.id for e in credited if e.kind == "predict" and record[e.id].get("right")]
+    wrong = [e.id for e in credited if e.kind == "predict" and not record[e.id].get("right")]
+    written = [e.id for e in credited if e.kind == "write"]
+    lines = [f"exercises: {len(credited)} of {len(exercises)} done"]
     for label, ids in (
-        ("not yet run", waiting),
-        ("changed since proven", stale),
-        ("run, but not red", not_red),
+        ("predicted right", right),
+        ("predicted wrong (credited: the red checks showed why)", wrong),
+        ("checks written and verified", written),
+        ("changed since done (do them again)", stale),
     ):
         if ids:
             lines.append(f"  {label}: {', '.join(ids)}")
-    if len(proven) < total:
-        lines.append("  prove one with `python scripts/mutate.py ID`, all with `make mutate`")
+    if len(credited) < len(exercises):
+        lines.append("  the next one: make exercise")
     return "\n".join(lines)
 
 
-# <<<
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("paths", nargs="*", help="run only these checks (pytest paths)")
     parser.add_argument("--no-checks", action="store_true", help="do not run the checks")
+    parser.add_argument("--record", type=Path, default=STUDENT, help=argparse.SUPPRESS)
     args = parser.parse_args()
     try:
         stage = load_course().stages[-1]
@@ -133,9 +118,7 @@ def main() -> int:
             print("checks: running pytest ...", end="\r", flush=True)
         line, green = checks_line(args.paths)
         print(line)
-    # >>> stage 8
-    print(exercises_line())
-    # <<<
+    print(exercises_line(args.record))
     print(f"read next: {stage.directory}/README.md")
     return 0 if green else 1
 

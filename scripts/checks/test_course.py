@@ -253,7 +253,9 @@ def test_ci_runs_make_check():
 
 def test_the_readme_bad_input_example_is_what_the_command_prints(cli, tmp_path):
     readme = (ROOT / "README.md").read_text()
-    example = re.search(r"^\$ python -m (\S+) --script (\S+)\n(error: .+)$", readme, re.MULTILINE)
+    example = re.search(
+        r"^\$ \.venv/bin/python -m (\S+) --script (\S+)\n(error: .+)$", readme, re.MULTILINE
+    )
     assert example is not None
     module, name, printed = example.groups()
     script = tmp_path / name

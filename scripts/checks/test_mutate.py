@@ -13,19 +13,15 @@ from pathlib import Path
 
 import pytest
 
-import scripts.progress
 from scripts.course import Course, Stage, junit_results, load_course
 from scripts.mutate import (
     MANIFEST,
     NOT_COPIED,
     ROOT,
     Exercise,
-    Result,
-    Verdict,
     load_manifest,
     misplaced,
     plant,
-    remember,
 )
 from stages.s01_model.errors import CourseInputError
 
@@ -241,28 +237,6 @@ def test_the_stage_readme_lists_its_exercises():
     for exercise in load_manifest(MANIFEST):
         stage = next(Path(ROOT, "stages").glob(f"s{exercise.stage:02d}_*"))
         assert f"`{exercise.id}`" in (stage / "README.md").read_text(), exercise.id
-
-
-def test_progress_counts_proofs_of_the_files_as_they_are_now(tmp_path, monkeypatch):
-    record = tmp_path / "exercises.json"
-    monkeypatch.setattr(scripts.progress, "RECORD", record)
-    exercises = load_manifest()
-    tie = next(e for e in exercises if e.id == TIE)
-    others = next(e for e in exercises if e.id != TIE)
-    assert scripts.progress.exercises_line().startswith(f"exercises: 0 of {len(exercises)} ")
-    remember([Result(tie, Verdict.KILLED), Result(others, Verdict.SURVIVED)], record)
-    line = scripts.progress.exercises_line()
-    assert line.startswith(f"exercises: 1 of {len(exercises)} proven red")
-    assert f"run, but not red: {others.id} (SURVIVED)" in line
-    # the proof was of other files: a changed fingerprint makes it stale, not proven
-    stored = json.loads(record.read_text())
-    stored[TIE]["fingerprint"] = "0" * 64
-    record.write_text(json.dumps(stored))
-    line = scripts.progress.exercises_line()
-    assert line.startswith(f"exercises: 0 of {len(exercises)} proven red")
-    assert f"changed since proven: {TIE}" in line
-    record.write_text("{not json")  # a broken record is read as no proofs, never a crash
-    assert scripts.progress.exercises_line().startswith(f"exercises: 0 of {len(exercises)} ")
 
 
 def test_each_lesson_lists_exactly_its_stage_s_exercises_with_what_makes_them_dangerous():

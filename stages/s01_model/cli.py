@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +25,8 @@ def demo_parser(description: str, script: Path, trace: Path) -> argparse.Argumen
 
 def run_cli(main: Callable[[], int]) -> int:
     """Run a command; bad input becomes one line on stderr and exit code 2, and Ctrl-C one
-    line and 130 (as a shell reports it), not a traceback."""
+    line and 130 (as a shell reports it), not a traceback. A reader that stops reading (as
+    `| head` does) ends the command quietly, as it ends other programs."""
     try:
         return main()
     except CourseInputError as error:
@@ -33,6 +35,9 @@ def run_cli(main: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 141  # 128 + SIGPIPE, what a shell reports for it
 
 
 def short(path: Path) -> str:

@@ -57,7 +57,8 @@ def fingerprint(choice: JudgeChoice, reply: str) -> dict[str, Any]:
     return {
         "spec": choice.name,
         "model": str(getattr(inner, "model", choice.name)),
-        "endpoint": str(getattr(inner, "endpoint", "in process")),
+        # a local model is known by its file's hash, not by the port it was served on
+        "endpoint": str(getattr(inner, "identity", getattr(inner, "endpoint", "in process"))),
         "settings": {**sent, "reply": reply, "structured": getattr(settings, "structured", "")},
         "prompts": digest(*wire) if hasattr(inner, "endpoint") else "none: asked in process",
         "rubric": digest(prompt(Rubric.OPEN, "", ())),

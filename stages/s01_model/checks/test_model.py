@@ -1,6 +1,8 @@
 """Stage 1: one model call, the scripted fake behind it, and bad input told plainly."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -180,3 +182,15 @@ def test_bad_input_and_ctrl_c_end_a_command_in_one_line(capsys):
     assert capsys.readouterr().err == "error: --script x.json: no such file\n"
     assert run_cli(interrupted) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
+
+
+@pytest.mark.failure_mode
+def test_a_reader_that_stops_reading_ends_a_command_quietly():
+    # `python -m ... | head`: head exits, the next write fails with a broken pipe
+    program = (
+        "import sys\nfrom stages.s01_model.cli import run_cli\n"
+        "def stopped():\n    raise BrokenPipeError\n"
+        "sys.exit(run_cli(stopped))\n"
+    )
+    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert (ended.returncode, ended.stderr) == (141, "")  # 128 + SIGPIPE, and no traceback

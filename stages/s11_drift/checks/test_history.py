@@ -135,6 +135,20 @@ def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkey
     assert changes(cold, warm) == ["temperature 0.0 → 0.8"]
 
 
+def test_a_local_model_served_on_another_port_is_the_same_judge():
+    from stages.s08_eval.specs import JudgeChoice
+    from stages.s10_real_judge.client import OpenAIJudge
+    from stages.s10_real_judge.settings import Settings
+
+    def served_on(port):
+        judge = OpenAIJudge("m1", Settings(journal=""), base_url=f"http://127.0.0.1:{port}/v1",
+                            identity="local:abc123")  # fmt: skip
+        return history.fingerprint(JudgeChoice(judge, "local", fake=False), "bare")
+
+    assert changes(served_on(38085), served_on(44353)) == []
+    assert served_on(38085)["endpoint"] == "local:abc123"
+
+
 def test_a_judge_that_measured_nothing_is_not_recorded(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     result = run(cli, "calibrate", path, "fakes.judges:SilentJudge")
