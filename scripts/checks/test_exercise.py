@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripts.course import load_course
 from scripts.exercise import current, done, read_record, stage_checks
 from scripts.mutate import load_manifest
 from scripts.progress import exercises_line
@@ -91,3 +92,19 @@ def test_the_runner_of_the_course_never_writes_the_students_record():
     )  # fmt: skip
     assert proven.returncode == 0, proven.stdout + proven.stderr
     assert (student.read_bytes() if student.exists() else None) == before
+
+
+def test_every_stage_has_three_exercises_one_of_them_a_check_to_write():
+    course, exercises = load_course(), current(load_manifest())
+    for stage in course.stages:
+        mine = [e for e in exercises if e.stage == stage.number]
+        writes = [e for e in mine if e.kind == "write"]
+        assert len(mine) >= 3 and writes, stage.name
+        for written in writes:
+            path, name = written.check.split("::", 1)
+            assert path.startswith(f"{stage.directory}/checks/test_exercise_"), written.id
+            # what the student finds at the tag: pytest imported, and a stub that skips
+            text = (ROOT / path).read_text(encoding="utf-8")
+            assert "\nimport pytest\n" in text.split("# " + ">>> main", 1)[0], written.id
+            stub = text.split(f"def {name}(", 1)[1].rsplit("# " + "<<<", 1)[-1]
+            assert "pytest.skip(" in stub and f"exercise {written.id}: write" in stub, written.id
