@@ -2,7 +2,8 @@
 
 `remember(key, value)` is a tool the model may call. Stored facts open every later turn in
 the system message. A value that looks like a secret is refused (a `secret_refused` step)
-and withheld from the step itself, so it reaches neither memory nor trace.
+and withheld from the step itself (its key too, when the key is the secret), so it reaches
+neither memory nor trace.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from stages.s02_tools.tools import Observation, Tool, ToolBox
 from stages.s03_loop.agent import DEFAULT_MAX_STEPS, Step
 from stages.s04_retrieval.agent import GroundedAgent
 from stages.s04_retrieval.retrieval import Passage
-from stages.s05_memory.memory import Memory
+from stages.s05_memory.memory import Memory, secret_reason
 
 WITHHELD = "[withheld]"
 
@@ -75,7 +76,11 @@ class MemoryAgent(GroundedAgent):
         step = super().observe(call, observation)
         if observation.kind != Remembering.SECRET_REFUSED:
             return step
-        return Step(step.kind, step.tool, {**step.arguments, "value": WITHHELD}, step.text)
+        # the value always; the key too when it is a secret on its own ("4111 1111 ..." as key)
+        arguments = {**step.arguments, "value": WITHHELD}
+        if secret_reason(str(arguments.get("key", ""))):
+            arguments["key"] = WITHHELD
+        return Step(step.kind, step.tool, arguments, step.text)
 
     def record(self, step: Step) -> None:
         # Stage 5's trace numbers turns as well as steps: better, but the turn count starts

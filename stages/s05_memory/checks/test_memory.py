@@ -81,6 +81,19 @@ def test_a_preference_stored_in_one_turn_opens_the_next():
 
 
 @pytest.mark.failure_mode
+def test_a_card_number_written_as_the_key_is_withheld_from_the_step_and_the_trace():
+    trace = JsonlTrace()
+    agent, _ = make_agent(
+        [{"call": "remember", "args": {"key": CARD, "value": "my card"}}, {"answer": "Can't."}],
+        trace=trace,
+    )
+    outcome = agent.run("Keep my card.")
+    assert outcome.steps[0].arguments == {"key": WITHHELD, "value": WITHHELD}
+    everything = json.dumps([trace.records, [s.__dict__ for s in outcome.steps]])
+    assert "4111" not in everything and agent.memory.facts == {}
+
+
+@pytest.mark.failure_mode
 def test_a_card_number_is_refused_and_appears_in_no_step_memory_or_trace():
     trace = JsonlTrace()
     agent, _ = make_agent(
