@@ -48,6 +48,7 @@ from scripts.mutate import (  # noqa: E402
     load_manifest,
     plant,
 )
+from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 STUDENT = ROOT / "build" / "progress" / "student.json"  # untracked: the student's credits
@@ -204,8 +205,10 @@ def main() -> int:
         return 0
     exercise = next((e for e in exercises if e.id == args.id), None)
     if exercise is None:
-        known = ", ".join(e.id for e in exercises) or "none"
-        raise CourseInputError(f"no exercise {args.id!r} at this stage; there are: {known}")
+        raise CourseInputError(
+            f"no exercise {args.id!r} at this stage ({len(exercises)} here; the stage "
+            "READMEs list them, and `make exercise` shows the next)"
+        )
     with tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch:
         runner = Runner(300.0, Path(scratch))
         if exercise.kind == "write":
@@ -217,11 +220,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except CourseInputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("interrupted: nothing was credited; the working tree is untouched", file=sys.stderr)
-        sys.exit(130)
+    sys.exit(run_cli(main))  # bad input: one line, exit 2; Ctrl-C: exit 130

@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.course import Course, junit_results, load_course  # noqa: E402
+from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.files import load_toml  # noqa: E402
 from stages.s01_model.model import Name  # noqa: E402
@@ -455,14 +456,4 @@ def summary(results: list[Result], killed: int) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except CourseInputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print(
-            "interrupted: the running checks were stopped; the working tree is untouched",
-            file=sys.stderr,
-        )
-        sys.exit(130)
+    sys.exit(run_cli(main))  # bad input: one line, exit 2; Ctrl-C: exit 130

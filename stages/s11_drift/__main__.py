@@ -37,7 +37,7 @@ from stages.s01_model.files import load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
-from stages.s10_real_judge.judges import positive
+from stages.s10_real_judge.judges import positive, settle
 from stages.s11_drift import history
 from stages.s11_drift.audit import audit as audit_file
 from stages.s11_drift.audit import outputs_for, render, summary
@@ -138,6 +138,8 @@ def run_canary(args: argparse.Namespace) -> int:
                 continue
             must_be_recorded(name)  # before a question is asked
             found[f"{spec} ({name})"] = check(name, replies(judge.judge), args.threshold)
+            if (down := settle(judge)["unavailable"]) is not None:  # why too little came back
+                print(f"error: the judge {spec} is {down}", file=sys.stderr)
     if args.json:
         print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
     else:

@@ -40,20 +40,23 @@ def counts(scores: Sequence[float], edges: Sequence[float]) -> np.ndarray[Any, A
     return np.bincount(np.clip(found, 0, None), minlength=len(edges))
 
 
+def smoothed(binned: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Bin counts as shares, each count given half a score first: (count + 0.5) / (n + 0.5 *
+    bins). No scores give every bin the same share."""
+    padded = binned + SMOOTHING
+    shared: np.ndarray[Any, Any] = padded / padded.sum()
+    return shared
+
+
 def shares(scores: Sequence[float], edges: Sequence[float]) -> tuple[float, ...]:
-    """The smoothed share of the scores in each bin: (count + 0.5) / (n + 0.5 * bins); no
-    scores give every bin the same share, no bins give ()."""
-    if not edges:
-        return ()
-    smoothed = counts(scores, edges) + SMOOTHING
-    return tuple(float(share) for share in smoothed / smoothed.sum())
+    """The smoothed share of the scores in each bin; no bins give ()."""
+    return tuple(float(share) for share in smoothed(counts(scores, edges))) if edges else ()
 
 
 def index(first: np.ndarray[Any, Any], second: np.ndarray[Any, Any]) -> float:
     """The PSI of two windows' bin counts. With ln q - ln p, not ln(q / p), swapping the
     windows negates both factors of each term exactly: symmetric to the bit."""
-    p, q = first + SMOOTHING, second + SMOOTHING
-    p, q = p / p.sum(), q / q.sum()
+    p, q = smoothed(first), smoothed(second)
     return float(np.sum((q - p) * (np.log(q) - np.log(p))))
 
 

@@ -46,20 +46,19 @@ def changed_at(records: list[dict[str, Any]]) -> list[list[str]]:
 
 
 def plots(records: list[dict[str, Any]], folder: Path) -> list[Path]:
-    """One PNG per figure over the runs, intervals drawn as error bars."""
-    import matplotlib
+    """One PNG per figure over the runs, intervals drawn as error bars (stage 9's plotting,
+    which loads matplotlib only when asked)."""
+    import matplotlib.pyplot as plt  # after stage 9's plots, which choose files only (Agg)
 
-    matplotlib.use("Agg")  # files only: no display is needed or used
-    import matplotlib.pyplot as plt
+    from stages.s09_calibration.plots import save
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in FIGURES:
         points = [(i + 1, value(r["figures"], name), r["figures"].get(name + "_ci"))
                   for i, r in enumerate(records)]  # fmt: skip
-        shown = [(x, y, ci) for x, y, ci in points if y is not None]
         figure, axes = plt.subplots(figsize=(6, 3.5))
-        for x, y, ci in shown:
+        for x, y, ci in [(x, y, ci) for x, y, ci in points if y is not None]:
             low, high = ci if ci else (y, y)
             axes.errorbar([x], [y], yerr=[[y - low], [high - y]], fmt="o", color="black")
         for x, changed in enumerate(changed_at(records), start=1):
@@ -68,10 +67,7 @@ def plots(records: list[dict[str, Any]], folder: Path) -> list[Path]:
         axes.set(xlabel="run (oldest first; dashed: the judge changed)", ylabel=name)
         axes.set_title(f"{name} over time")
         axes.set_xticks([x for x, _, _ in points])
-        figure.tight_layout()
-        figure.savefig(folder / f"history_{name}.png", dpi=80)
-        plt.close(figure)
-        written.append(folder / f"history_{name}.png")
+        written.append(save(figure, folder / f"history_{name}.png"))
     return written
 
 

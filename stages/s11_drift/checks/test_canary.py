@@ -124,3 +124,15 @@ def test_a_provider_update_is_found_though_the_journal_holds_the_old_replies(
                      "--judge-config", str(config))  # fmt: skip
     assert result.returncode == 1, result.stdout
     assert "changed since it was recorded: 4 of 12 replies differ" in result.stdout
+
+
+@pytest.mark.failure_mode
+def test_an_endpoint_that_is_down_is_not_evaluated_and_says_why(cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens on port 9
+    started = time.monotonic()
+    result = cli("stages.s11_drift", "canary", "--judge", "openai:shop-judge")
+    assert result.returncode == 1 and "NOT EVALUATED — too little usable data: 0 usable of 12" in (
+        result.stdout
+    )
+    assert "error: the judge openai:shop-judge is unavailable" in result.stderr
+    assert time.monotonic() - started < 10
