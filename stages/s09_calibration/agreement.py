@@ -1,7 +1,8 @@
 """Agreement with people: Cohen's kappa against the human pass/fail at the gate.
 
 Found (NOT trustworthy) below 0.6; the answers judge and people disagree on become a review
-queue, each with the judge's own reason when it gave one.
+queue, each with the judge's own reason when it gave one. Beside it, the set's pass rate as
+the judge gives it, as people give it, and corrected for the judge's errors (correction.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any
 
 from stages.s08_eval.findings import Evidence, decide
 from stages.s09_calibration.calibration import GATE, CalCase
+from stages.s09_calibration.correction import pass_rate, tally
+from stages.s09_calibration.estimates import Estimate
 from stages.s09_calibration.measures import Measure, Scores, said
 from stages.s09_calibration.stats import TRUSTWORTHY, Agreement, cohen_kappa
 
@@ -64,6 +67,7 @@ class HumanAgreement(Trust):
     disagreements: int
     scored: int  # answers the judge scored
     queue: tuple[Disagreement, ...]
+    pass_rate: tuple[Estimate, ...]  # judge only, people only, and the two corrections
 
 
 def agreement(cases: list[CalCase], scores: Scores, reasons: dict[str, str]) -> HumanAgreement:
@@ -79,4 +83,8 @@ def agreement(cases: list[CalCase], scores: Scores, reasons: dict[str, str]) -> 
         for (c, score), passed in zip(scored, judge_pass, strict=True)
         if passed != c.human_pass
     )
-    return HumanAgreement(**vars(read), disagreements=len(queue), scored=len(scored), queue=queue)
+    people = [case.human_pass for case, _ in scored]
+    rates = tuple(pass_rate(tally(judge_pass, people)))
+    return HumanAgreement(
+        **vars(read), disagreements=len(queue), scored=len(scored), queue=queue, pass_rate=rates
+    )

@@ -13,6 +13,7 @@ from typing import Any
 from stages.s08_eval.findings import Finding
 from stages.s09_calibration.agreement import HumanAgreement
 from stages.s09_calibration.calibrate import MEASURES, RubricChange, Run, Unscored
+from stages.s09_calibration.estimates import heading, lines
 from stages.s09_calibration.measures import (
     Interval,
     LengthConfound,
@@ -158,7 +159,15 @@ def render_side(label: str, side: Side) -> list[str]:
         ("length confound", run.length_confound),
         ("agreement with people", run.calibration),
     ]
-    return lines + [line(name, measure, figures(measure)) for name, measure in named]
+    lines += [line(name, measure, figures(measure)) for name, measure in named]
+    return lines + pass_rate_lines(run.calibration)
+
+
+def pass_rate_lines(calibration: HumanAgreement) -> list[str]:
+    """The set's pass rate four ways, under the agreement they follow from."""
+    if calibration.state == Finding.NOT_EVALUATED:
+        return []  # the agreement line already says why nothing here can be read
+    return [f"  {heading('pass rate of the set')}", *lines(calibration.pass_rate, "    ")]
 
 
 def render(report: Report) -> str:

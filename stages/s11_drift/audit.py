@@ -28,6 +28,9 @@ from typing import Any, NamedTuple, TextIO
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding
 from stages.s09_calibration.agreement import trust
+from stages.s09_calibration.correction import Tally, corrected
+from stages.s09_calibration.estimates import Estimate, heading
+from stages.s09_calibration.estimates import lines as rate_lines
 from stages.s09_calibration.measures import length_confound
 from stages.s09_calibration.report import interval, number
 from stages.s09_calibration.stats import kappa_from_table
@@ -63,6 +66,12 @@ class Audit:
     lengths: array[float] = field(default_factory=lambda: array("d"))
     table: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])  # [human][judge]
     disagreements: int = 0
+    unlabelled: int = 0  # measured rows with no human label (a blank cell, a JSON null)
+    unlabelled_passed: int = 0  # ... that the judge passed
+
+    def tally(self) -> Tally:
+        (tn, fp), (fn, tp) = self.table
+        return Tally(((tn, fp), (fn, tp)), self.unlabelled_passed, self.unlabelled)
 
 
 # ---- the audit ----------------------------------------------------------------------------
@@ -119,7 +128,10 @@ def _take(
         length = rules.number(record[name], "length", name)
         if length < 0:
             raise Unusable(f"length {length:g} in {name!r} is negative: expected 0 or more")
-    if columns.human:
+    if columns.human and blank(record[columns.human]):
+        found.unlabelled += 1
+        found.unlabelled_passed += score >= gate
+    elif columns.human:
         person = rules.label(record[columns.human], columns.human, gate)
         judge = score >= gate
         found.table[int(person)][int(judge)] += 1
@@ -142,14 +154,22 @@ def summary(found: Audit, columns: Columns) -> dict[str, Any]:
         "length_confound": length_confound(found.lengths, found.scores, evidence).to_json(),
     }
     if columns.human:
-        agreement = trust(kappa_from_table(found.table), evidence).to_json()
+        labelled = Evidence(found.tally().labelled, found.tally().labelled + found.skipped)
+        agreement = trust(kappa_from_table(found.table), labelled).to_json()
         result["calibration"] = {**agreement, "disagreements": found.disagreements}
+        result["pass_rate"] = corrected(found.tally())
     result["not_evaluated"] = [
         name
-        for name in ("length_confound", "calibration")
+        for name in ("length_confound", "calibration", "pass_rate")
         if name in result and result[name]["state"] == Finding.NOT_EVALUATED
     ]
     return result
+
+
+def blank(value: Any) -> bool:
+    """A human label left out: an empty cell, a JSON null or empty string. The row is
+    measured, and counts as unlabelled."""
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 # ---- outputs written only on success -----------------------------------------------------
@@ -195,6 +215,13 @@ def render(name: str, result: dict[str, Any], gate: float, review: str, skipped:
             lines.append(f"{label}: NOT EVALUATED — {result[key]['reason']}")
         else:
             lines.append(f"{label}: {figures} — {result[key]['verdict']}")
+    if "pass_rate" in result:
+        rate = result["pass_rate"]
+        shown = f"human labels on {rate['labelled']} of {rate['labelled'] + rate['unlabelled']}"
+        lines.append(heading(f"pass rate, {shown} measured rows"))
+        lines += rate_lines([Estimate(**e) for e in rate["estimates"]])
+        if rate["state"] == Finding.NOT_EVALUATED:
+            lines.append("corrected pass rate: NOT EVALUATED — neither correction could be made")
     lines.append(f"review queue (the disagreements): {review}")
     return "\n".join(lines)
 

@@ -200,7 +200,7 @@ def test_the_report_json_has_the_documented_keys(cli, tmp_path):
                 side[key]
             )
         assert every | {"kappa", "observed", "expected", "trustworthy", "disagreements",
-                        "scored", "queue"} == set(side["calibration"])  # fmt: skip
+                        "scored", "queue", "pass_rate"} == set(side["calibration"])  # fmt: skip
         assert every | {"spearman", "ci", "pearson"} == set(side["length_confound"])
         assert every | {"pairs", "gap", "ci"} == set(side["self_preference"])
         assert every | {"bullets", "prose", "tie", "pairs", "calls", "swap_consistency"} == set(

@@ -8,9 +8,11 @@ from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibrate import calibrate, rubric_change
 from stages.s09_calibration.calibration import families, load_calibration
+from stages.s09_calibration.correction import pass_rate
 from stages.s09_calibration.report import interval as _interval
 from stages.s09_calibration.report import number as _number
 from stages.s09_calibration.rubrics import Rubric
+from stages.s09_calibration.simulation import LESSON_SEED, World, coverage, simulate
 from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -53,7 +55,28 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run():
             f"{after.flips}, kappa {_number(before.kappa)} -> {_number(after.kappa)}"
         ),
     }
+    live |= corrected_numbers(run["steady"].calibration.pass_rate)
     assert quoted == live
+
+
+def figures(estimates):
+    return ", ".join(f"{e.method} {e.value:.3f} [{e.ci[0]:.3f}, {e.ci[1]:.3f}]" for e in estimates)
+
+
+def corrected_numbers(steady):
+    world = World()
+    drawn = pass_rate(simulate(world, LESSON_SEED))
+    assert (world.cases, world.labelled, world.rate) == (4000, 600, 0.714)
+    shares = coverage(world, range(1000))
+    return {
+        "calibration set pass rate, steady judge": figures(steady),
+        f"simulated world (seed {LESSON_SEED}), 4,000 cases, 600 labelled, truth 0.714": figures(
+            drawn
+        ),
+        "share of 1,000 draws whose 95% interval contains the truth": ", ".join(
+            f"{e.method} {shares[e.method]:.1%}" for e in drawn
+        ),
+    }
 
 
 def test_the_lesson_quotes_the_minimum_the_code_uses():

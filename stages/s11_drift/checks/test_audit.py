@@ -139,6 +139,40 @@ def test_the_demo_file_shows_what_the_lesson_says_it_shows(cli, tmp_path):
     assert "disagreements — NOT trustworthy" in result.stdout
 
 
+def test_human_labels_on_some_rows_give_the_pass_rate_four_ways(cli, tmp_path):
+    path = tmp_path / "some-labelled.csv"
+    rows = [[1, "a", 9, "pass"], [2, "bb", 8, "pass"], [3, "c", 3, "fail"], [4, "dd", 8, "fail"],
+            [5, "eee", 9, ""], [6, "f", 2, " "], [7, "gg", 8, ""], [8, "h", 7, ""]]  # fmt: skip
+    write_csv(path, rows)
+    result = run(cli, path, "--score-col", "judge_grade", "--answer-col", "reply_text",
+                 "--human-col", "person", "--json")  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = json.loads(result.stdout)
+    rate = found["pass_rate"]
+    assert (found["rows"], rate["labelled"], rate["unlabelled"]) == (8, 4, 4)  # blanks measured
+    only, people, rg, ppi = rate["estimates"]
+    assert only["value"] == 0.75  # the judge passes 6 of 8 at the gate of 7
+    assert people["value"] == 0.5  # people pass 2 of the 4 they labelled
+    # TPR 2/2, TNR 1/2: (0.75 + 0.5 - 1) / 0.5 = 0.5, but four labels cannot be resampled
+    assert "TPR 1.00 + TNR 0.50 - 1 = 0.50" in rg["reason"] and rg["value"] is None
+    # y 1 1 0 0, f 1 1 0 1: cov 2/4 - 0.5 * 0.75 = 0.125; the judge's variance over all 8
+    # is 0.75 * 0.25; lambda 0.125 / (2 * 0.1875) = 1/3; the judge's mean is 3/4 on both
+    # sides, so the estimate is the people's 0.5
+    assert ppi["value"] == pytest.approx(0.5) and ppi["note"].startswith("lambda 0.33")
+    assert found["calibration"]["usable"] == 4  # kappa stands on the labelled rows alone
+
+
+def test_labels_of_one_class_make_the_corrected_rate_not_evaluated(cli, tmp_path):
+    path = tmp_path / "all-pass.csv"
+    rows = [[n, "x" * n, 8 if n % 3 else 4, "pass" if n < 10 else ""] for n in range(1, 30)]
+    write_csv(path, rows)
+    result = run(cli, path, "--score-col", "judge_grade", "--answer-col", "reply_text",
+                 "--human-col", "person")  # fmt: skip
+    assert result.returncode == 1
+    assert "every one of the 9 human labels is a pass" in result.stdout
+    assert "corrected pass rate: NOT EVALUATED — neither correction could be made" in result.stdout
+
+
 # ---- encoding ----------------------------------------------------------------------------
 
 
@@ -425,8 +459,8 @@ def test_a_measure_without_enough_data_is_not_evaluated_and_the_audit_exits_1(
 
 GOOD_SCORES = ["7", "-1.5", ".5", "10", "0", " 3 ", "+2.25", "7."]
 BAD_SCORES = ["nan", "NaN", "inf", "-inf", "1e309", "1e3", "7,5", "", "n/a", "1_0", "1" * 400]
-GOOD_LABELS = ["pass", "FAIL", " yes ", "no", "8", "6.5", "true"]
-BAD_LABELS = ["maybe", "", "7,5", "nan", "ok"]
+GOOD_LABELS = ["pass", "FAIL", " yes ", "no", "8", "6.5", "true", "", "  "]  # blank: unlabelled
+BAD_LABELS = ["maybe", "7,5", "nan", "ok"]
 PASSING = {"pass": True, "fail": False, "yes": True, "no": False, "true": True}
 ANSWERS = st.text(alphabet='ab ,;|\t"\n', min_size=1, max_size=8)
 
@@ -452,7 +486,10 @@ CSV_ROWS = st.lists(
 
 
 def person_passes(label, gate=7.0):
+    """The person's verdict; None for a blank label (an unlabelled row)."""
     word = label.strip().lower()
+    if not word:
+        return None
     return PASSING[word] if word in PASSING else float(label) >= gate
 
 
@@ -485,16 +522,19 @@ def test_every_csv_row_is_measured_or_named(rows, delimiter, encoding, ending):
         assert list(found.scores) == [float(score) for _, (score, _, _) in good]
         assert list(found.lengths) == [len(answer) for _, (_, answer, _) in good]
         queue = [json.loads(line)["row"] for line in found.out.review.read_text().splitlines()]
-        assert queue == [
-            n for n, (score, _, label) in good if person_passes(label) != (float(score) >= 7)
-        ]
+        people = [(n, person_passes(label), float(score) >= 7) for n, (score, _, label) in good]
+        assert queue == [n for n, person, judge in people if person not in (None, judge)]
+        assert found.unlabelled == sum(person is None for _, person, _ in people)
+        assert found.unlabelled_passed == sum(
+            judge for _, person, judge in people if person is None
+        )
 
 
 JSON_GOOD_SCORES = ["7", "-1.5", "0.5", "1e2", "0"]
 JSON_BAD_SCORES = ["NaN", "Infinity", "-Infinity", "1e309", "true", '"7"', "null", "[7]",
                    "1" + "0" * 400]  # fmt: skip
-JSON_GOOD_LABELS = ["true", "false", '"pass"', '"FAIL"', "8", "6.5"]
-JSON_BAD_LABELS = ['"maybe"', "null", '"8"', "[1]", "NaN"]
+JSON_GOOD_LABELS = ["true", "false", '"pass"', '"FAIL"', "8", "6.5", "null", '""']  # unlabelled
+JSON_BAD_LABELS = ['"maybe"', '"8"', "[1]", "NaN"]
 NOT_RECORDS = ["{broken", "[1, 2]", '"text"', "7"]
 JSON_ROWS = st.lists(
     st.one_of(
