@@ -139,7 +139,7 @@ def rogan_gladen(
             f"TNR {tnr:.2f} = {tpr + tnr:.2f}, not above 1",
         )
     raw = float(_correct(t.judge_passed / t.cases, tpr, tnr)[0])
-    values, undefined = _replicates(t, np.random.default_rng(seed), resamples)
+    values, undefined = replicates(t, np.random.default_rng(seed), resamples)
     if undefined:
         return not_evaluated(
             method,
@@ -155,7 +155,7 @@ def rogan_gladen(
     return Estimate(method, min(1.0, max(0.0, raw)), (float(low), float(high)), note=note)
 
 
-def _replicates(
+def replicates(
     t: Tally, rng: np.random.Generator, resamples: int
 ) -> tuple[np.ndarray[Any, Any], int]:
     """The correction on `resamples` bootstrap copies of the cases, and how many of them

@@ -15,7 +15,7 @@ person - lambda * judge varies over n labelled cases, the judge over m unlabelle
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -24,6 +24,10 @@ from stages.s09_calibration.stats import LEVEL
 
 Interval = tuple[float, float]
 RATE = (0.0, 1.0)  # the bounds of a pass rate
+# A normal interval rests on the central limit theorem; over fewer values it claims more
+# than it knows (Wilson's interval, for a rate, holds up at any count)
+MIN_NORMAL = 10
+TOO_FEW = f"a normal interval needs at least {MIN_NORMAL}"
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class Estimate:
     ci: Interval | None
     reason: str = ""  # why it is not evaluated; "" when it is
     note: str = ""  # how it was made: lambda, a cut at a bound, the resamples
+    error: float | None = None  # its standard error, where the interval is a normal one
 
     @property
     def evaluated(self) -> bool:
@@ -95,8 +100,8 @@ def prediction_powered(
     holds the judge alone (its y sums unused). With no unlabelled case lambda is 0."""
     method = "prediction-powered"
     n, m = labelled.n, unlabelled.n
-    if n < 2:
-        return not_evaluated(method, f"{n} human labels: needs at least 2")
+    if n < MIN_NORMAL:
+        return not_evaluated(method, f"{n} human labels: {TOO_FEW}")
     # 1) lambda: the covariance of person and judge on the labelled cases, over the judge's
     #    variance on every case, shrunk by (1 + n/m); kept in [0, 1] as PPI++ does
     cov = labelled.yf / n - (labelled.y / n) * (labelled.f / n)
@@ -117,7 +122,10 @@ def prediction_powered(
             method, f"the {n} human labels never vary: a normal interval would have zero width"
         )
     note = f"lambda {lam:.2f}" if m else "lambda 0: every case has a human label"
-    return bounded(method, value, error * z_value(level), bounds, note)
+    if m and spread == 0:
+        note = "lambda 0: the judge gave every case the same verdict"
+    found = bounded(method, value, error * z_value(level), bounds, note)
+    return replace(found, error=error)
 
 
 def bounded(method: str, value: float, half: float, bounds: Interval, note: str) -> Estimate:
@@ -125,7 +133,7 @@ def bounded(method: str, value: float, half: float, bounds: Interval, note: str)
     low, high = bounds
     cut = min(high, max(low, value))
     if cut != value or value - half < low or value + half > high:
-        note += f"; cut at [{low:g}, {high:g}]"
+        note = "; ".join(filter(None, [note, f"cut at [{low:g}, {high:g}]"]))
     return Estimate(method, cut, (max(low, value - half), min(high, value + half)), note=note)
 
 
@@ -148,24 +156,24 @@ def mean_score(
 
 def _normal(method: str, m: Moments, bounds: Interval) -> Estimate:
     """A mean with a normal interval; not evaluated for fewer than 2 values or no spread."""
-    if m.n < 2:
-        return not_evaluated(method, f"{m.n} scores: needs at least 2")
+    if m.n < MIN_NORMAL:
+        return not_evaluated(method, f"{m.n} scores: {TOO_FEW}")
     error = (m.var(m.y, m.yy) / m.n) ** 0.5
     if error == 0:
         return not_evaluated(method, f"all {m.n} scores are equal: no interval to draw")
     return bounded(method, m.y / m.n, error * z_value(), bounds, "")
 
 
-def lines(estimates: Sequence[Estimate], indent: str = "  ") -> list[str]:
+def lines(estimates: Sequence[Estimate], indent: str = "  ", sign: str = "") -> list[str]:
     """One line per estimate, aligned: the value and interval and how it was made, or why
-    it was not evaluated."""
+    it was not evaluated. `sign` "+" shows the sign of every figure (for a change)."""
     width = max(len(e.method) for e in estimates)
     shown = []
     for e in estimates:
         if e.value is None or e.ci is None:
             shown.append(f"{indent}{e.method:<{width}}  NOT EVALUATED — {e.reason}")
             continue
-        figures = f"{e.value:.3f} [{e.ci[0]:.3f}, {e.ci[1]:.3f}]"
+        figures = f"{e.value:{sign}.3f} [{e.ci[0]:{sign}.3f}, {e.ci[1]:{sign}.3f}]"
         shown.append(f"{indent}{e.method:<{width}}  {figures}" + (f"  {e.note}" if e.note else ""))
     return shown
 

@@ -3,7 +3,8 @@
     python -m stages.s11_drift audit FILE [--score-col C] [--answer-col C | --length-col C]
                                           [--human-col C] [--gate N] [--json]
                                           [--encoding E] [--delimiter D] [--out-dir DIR]
-    python -m stages.s11_drift compare [RUN_A RUN_B] [--json]
+    python -m stages.s11_drift compare [RUN_A RUN_B] [--labels FILE [FILE]] [--json]
+    python -m stages.s11_drift correct [REPORT LABELS] [--id-col C] [--human-col C] [--json]
     python -m stages.s11_drift canary [--judge SPEC] [--record] [--threshold N] [--json]
     python -m stages.s11_drift calibrate --history FILE [--judge SPEC] [wire options]
     python -m stages.s11_drift gate --history FILE [--judge SPEC] [--canaries] [wire options]
@@ -33,7 +34,6 @@ from typing import Any
 
 from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s09_calibration.calibration import GATE
@@ -50,10 +50,10 @@ from stages.s11_drift.canary import (
     record,
     replies,
 )
+from stages.s11_drift.corrected import add_correct, run_correct
+from stages.s11_drift.difference import run_compare
 from stages.s11_drift.tables import Columns
 from stages.s11_drift.tracked import add_commands, run_calibrate, run_gate, run_history
-from stages.s11_drift.versions import compare, demo, pairs
-from stages.s11_drift.versions import render as render_versions
 from stages.s11_drift.windows import LAST, Window, demo_windows, drift, read_window
 from stages.s11_drift.windows import render as render_windows
 
@@ -71,13 +71,14 @@ def main() -> int:
     add_audit(commands)
     add_over_time(commands)
     add_commands(commands)
+    add_correct(commands)
     # A mistyped option is reported by the command it was given to, with that command's usage.
     args, unknown = parser.parse_known_args(sys.argv[1:] or DEMO)  # no command: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     run = {"audit": run_audit, "compare": run_compare, "canary": run_canary}
     run |= {"calibrate": run_calibrate, "gate": run_gate, "history": run_history}
-    run["windows"] = run_windows
+    run |= {"windows": run_windows, "correct": run_correct}
     return run[args.command](args)
 
 
@@ -102,6 +103,10 @@ def add_over_time(commands: Any) -> None:
     """compare, canary and windows; calibrate, gate and history are tracked.py's."""
     compare = commands.add_parser("compare", help="two versions of the agent, length held equal")
     compare.add_argument("runs", type=Path, nargs="*", help="two stage-8 JSON reports, A then B")
+    compare.add_argument(
+        "--labels", type=Path, nargs="+", metavar="FILE",
+        help="people's labels (id, human): one file for both runs, or one for each",
+    )  # fmt: skip
     canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
     canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
     canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
@@ -186,27 +191,6 @@ def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
     if args.files:
         return {"your windows": [read_window(path, args.score_col) for path in args.files]}
     return {f"the {judge} judge": demo_windows(judge) for judge in ("biased", "steady")}
-
-
-def run_compare(args: argparse.Namespace) -> int:
-    """Two stage-8 reports compared case by case; with none, the two versions of the agent
-    under the biased judge and the steady one. Exit 1 when a comparison is not evaluated,
-    or a checked level moved; or, in the demo, when the steady judge shows a change."""
-    if args.runs and len(args.runs) != 2:
-        raise CourseInputError(f"compare: give two stage-8 reports, not {len(args.runs)}")
-    if args.runs:
-        first, second = (load_json(path) for path in args.runs)
-        where = f"{short(args.runs[0])} -> {short(args.runs[1])}"
-        found = {where: compare(pairs(first, second, where))}
-    else:
-        found = {f"the two versions, {judge} judge": demo(judge) for judge in ("biased", "steady")}
-    if args.json:
-        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
-    else:
-        print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
-    broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
-    mirror = not args.runs and found["the two versions, steady judge"].state == Finding.FOUND
-    return 1 if broken or mirror else 0
 
 
 def run_audit(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from stages.s01_model.errors import CourseInputError
 from stages.s11_drift.decoding import ENCODING, open_text, undecodable
@@ -33,6 +33,12 @@ DELIMITERS = ",;\t|"  # what a CSV file may be split at when sniffed; "," if it 
 SNIFF_CHARS = 64 * 1024  # how much of the start of a CSV file the delimiter is sniffed from
 JSONL = (".jsonl", ".ndjson")  # any other suffix is read as CSV
 SHOWN_NAMES = 20  # how many column names an error lists
+
+
+class Named(Protocol):
+    """What a reader needs to know of the columns: their names, each required in the header."""
+
+    def named(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,7 @@ class Columns:
 Row = tuple[int, int, dict[str, Any] | None, str]
 
 
-def csv_rows(path: Path, handle: TextIO, columns: Columns, delimiter: str | None) -> Iterator[Row]:
+def csv_rows(path: Path, handle: TextIO, columns: Named, delimiter: str | None) -> Iterator[Row]:
     """The data rows of a CSV file with a header row.
 
     A row must have as many fields as the header. A blank line is not a row (it keeps its
@@ -104,7 +110,7 @@ def _lines(path: Path, handle: TextIO) -> Iterator[str]:
         yield line
 
 
-def _check_header(path: Path, header: list[str], columns: Columns, delimiter: str) -> None:
+def _check_header(path: Path, header: list[str], columns: Named, delimiter: str) -> None:
     for name in columns.named():
         count = header.count(name)
         if count > 1:
@@ -136,7 +142,7 @@ def sniff(handle: TextIO) -> str:
         return ","
 
 
-def jsonl_rows(path: Path, handle: TextIO, columns: Columns) -> Iterator[Row]:
+def jsonl_rows(path: Path, handle: TextIO, columns: Named) -> Iterator[Row]:
     """The data rows of a JSONL file: every line that is not blank, numbered by its line.
 
     A record without a named key is a skipped row; a key that no record has is an error.
@@ -178,7 +184,7 @@ def jsonl_rows(path: Path, handle: TextIO, columns: Columns) -> Iterator[Row]:
 
 @contextmanager
 def rows_of(
-    path: Path, columns: Columns, encoding: str | None = None, delimiter: str | None = None
+    path: Path, columns: Named, encoding: str | None = None, delimiter: str | None = None
 ) -> Iterator[tuple[Iterator[Row], Rules]]:
     """The data rows of `path`, and the rules its values are read by (by its suffix).
 

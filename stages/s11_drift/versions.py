@@ -31,6 +31,8 @@ from stages.s08_eval.judge import parse_score
 from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.specs import resolve
 from stages.s09_calibration import stats
+from stages.s09_calibration.estimates import Estimate, heading
+from stages.s09_calibration.estimates import lines as estimate_lines
 from stages.s09_calibration.measures import Interval, Measure, said
 from stages.s09_calibration.report import interval
 from stages.s09_calibration.stats import bootstrap_ci, excludes_zero, intercept, intercept_ci
@@ -127,6 +129,7 @@ class Comparison(Measure):
     at_equal_length: float | None  # the score change where the lengths are the same
     length_ci: Interval | None
     paths_changed: int  # cases whose checked levels moved: must be 0
+    corrected: tuple[Estimate, ...] | None = None  # the change once people's labels count
 
 
 def compare(found: list[Pair], seed: int = SEED) -> Comparison:
@@ -151,13 +154,17 @@ def compare(found: list[Pair], seed: int = SEED) -> Comparison:
     )  # fmt: skip
 
 
-def demo(judge: str) -> Comparison:
-    """The two versions of the agent on the demo cases, judged by `judge`, compared."""
+def demo_runs(judge: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The stage-8 reports of the two versions of the agent on the demo cases."""
     runs = [run_case(case) for case in load_cases(VERSIONS_CASES)]
     again = [run_case(thorough(run.case)) for run in runs]
     chosen, control = resolve(judge), resolve("steady")
-    before, after = evaluate(runs, chosen, control), evaluate(again, chosen, control)
-    return compare(pairs(before, after, f"{judge}: the two versions"))
+    return evaluate(runs, chosen, control), evaluate(again, chosen, control)
+
+
+def demo(judge: str) -> Comparison:
+    """The two versions of the agent on the demo cases, judged by `judge`, compared."""
+    return compare(pairs(*demo_runs(judge), f"{judge}: the two versions"))
 
 
 def render(label: str, c: Comparison) -> list[str]:
@@ -172,7 +179,11 @@ def render(label: str, c: Comparison) -> list[str]:
     ):
         lines.append(f"  {name}: {signed(value)} {interval(ci)}")
     lines.append(f"  trajectory and component: {c.paths_changed} cases moved (must be 0)")
-    return [*lines, f"  verdict: {c.verdict}"]
+    lines.append(f"  verdict: {c.verdict}")
+    if c.corrected is not None:
+        lines.append("  " + heading("the pass rate's change once people's labels count"))
+        lines += estimate_lines(c.corrected, "    ", sign="+")
+    return lines
 
 
 def signed(value: float | None) -> str:

@@ -141,25 +141,29 @@ def test_the_demo_file_shows_what_the_lesson_says_it_shows(cli, tmp_path):
 
 def test_human_labels_on_some_rows_give_the_pass_rate_four_ways(cli, tmp_path):
     path = tmp_path / "some-labelled.csv"
-    rows = [[1, "a", 9, "pass"], [2, "bb", 8, "pass"], [3, "c", 3, "fail"], [4, "dd", 8, "fail"],
-            [5, "eee", 9, ""], [6, "f", 2, " "], [7, "gg", 8, ""], [8, "h", 7, ""]]  # fmt: skip
+    # ten labelled rows: 5 passed by both, 3 failed by both, 2 the judge passes and people
+    # fail; ten unlabelled rows (a blank or a space), 7 of them over the gate of 7
+    labelled = [(9, "pass")] * 5 + [(3, "fail")] * 3 + [(8, "fail")] * 2
+    unlabelled = [(8, "")] * 4 + [(7, " ")] * 3 + [(2, "")] * 3
+    rows = [[n, "x" * n, score, label] for n, (score, label) in enumerate(labelled + unlabelled, 1)]
     write_csv(path, rows)
     result = run(cli, path, "--score-col", "judge_grade", "--answer-col", "reply_text",
                  "--human-col", "person", "--json")  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     found = json.loads(result.stdout)
     rate = found["pass_rate"]
-    assert (found["rows"], rate["labelled"], rate["unlabelled"]) == (8, 4, 4)  # blanks measured
+    assert (found["rows"], rate["labelled"], rate["unlabelled"]) == (20, 10, 10)  # blanks measured
     only, people, rg, ppi = rate["estimates"]
-    assert only["value"] == 0.75  # the judge passes 6 of 8 at the gate of 7
-    assert people["value"] == 0.5  # people pass 2 of the 4 they labelled
-    # TPR 2/2, TNR 1/2: (0.75 + 0.5 - 1) / 0.5 = 0.5, but four labels cannot be resampled
-    assert "TPR 1.00 + TNR 0.50 - 1 = 0.50" in rg["reason"] and rg["value"] is None
-    # y 1 1 0 0, f 1 1 0 1: cov 2/4 - 0.5 * 0.75 = 0.125; the judge's variance over all 8
-    # is 0.75 * 0.25; lambda 0.125 / (2 * 0.1875) = 1/3; the judge's mean is 3/4 on both
+    assert only["value"] == 0.7  # the judge passes 14 of 20 at the gate of 7
+    assert people["value"] == 0.5  # people pass 5 of the 10 they labelled
+    # TPR 5/5, TNR 3/5: (0.7 + 0.6 - 1) / 0.6 = 0.5; but about one resample of ten labels
+    # in 35 (0.7 ** 10) holds no case both fail, and then no correction: refused
+    assert "TPR 1.00 + TNR 0.60 - 1 = 0.60" in rg["reason"] and rg["value"] is None
+    # y 1x5 0x5, f 1x7 0x3: cov 5/10 - 0.5 * 0.7 = 0.15; the judge's variance over all 20
+    # is 0.7 * 0.3 = 0.21; lambda 0.15 / (2 * 0.21) = 0.357; the judge's mean is 0.7 on both
     # sides, so the estimate is the people's 0.5
-    assert ppi["value"] == pytest.approx(0.5) and ppi["note"].startswith("lambda 0.33")
-    assert found["calibration"]["usable"] == 4  # kappa stands on the labelled rows alone
+    assert ppi["value"] == pytest.approx(0.5) and ppi["note"] == "lambda 0.36"
+    assert found["calibration"]["usable"] == 10  # kappa stands on the labelled rows alone
 
 
 def test_labels_of_one_class_make_the_corrected_rate_not_evaluated(cli, tmp_path):
@@ -437,8 +441,8 @@ def test_an_error_or_an_interrupt_leaves_no_output_file(tmp_path):
         # everyone passes and the judge passes all: kappa is 0/0
         ([[n, "x" * n, 8, "pass"] for n in range(1, 6)], 1,
          "agreement with people at gate 7: NOT EVALUATED — kappa is undefined"),
-        # scores rise with length (rho = 1 over 6 rows) and people agree with the judge
-        ([[n, "x" * n, n + 3, n + 3] for n in range(1, 7)], 0,
+        # scores rise with length (rho = 1 over 12 rows) and people agree with the judge
+        ([[n, "x" * n, n + 3, n + 3] for n in range(1, 13)], 0,
          "length confound: spearman 1.00"),
     ],
 )  # fmt: skip

@@ -14,17 +14,21 @@ from stages.s08_eval.cases import load_cases, run_case
 from stages.s09_calibration.calibration import CalCase, Family
 from stages.s09_calibration.report import interval
 from stages.s09_calibration.twins import added_facts
+from stages.s11_drift.corrected import LabelColumns, read_labels
+from stages.s11_drift.difference import DEMO_LABELS, compared
 from stages.s11_drift.versions import (
     VERSIONS_CASES,
     Pair,
     compare,
     demo,
+    demo_runs,
     pairs,
     signed,
     thorough,
 )
 
 STAGE = Path(__file__).resolve().parents[1]
+COLUMNS = LabelColumns("id", "human")
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +126,14 @@ def test_the_lesson_quotes_the_comparison_of_a_live_run(judged):
         ),
         "steady judge, mean score": f"{signed(steady.score)} {interval(steady.score_ci)}",
     }
+    corrected = compared("biased", *demo_runs("biased"), [read_labels(DEMO_LABELS, COLUMNS, 7)])
+    assert corrected.corrected is not None
+    shown = [
+        (e.method, e.value, *e.ci) for e in corrected.corrected if e.value is not None and e.ci
+    ]
+    live["biased judge, the pass rate's change once people's labels count"] = ", ".join(
+        f"{method} {value:+.3f} [{low:+.3f}, {high:+.3f}]" for method, value, low, high in shown
+    )
     assert quoted == live
 
 
