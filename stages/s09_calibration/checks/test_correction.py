@@ -145,7 +145,10 @@ def test_no_labels_one_class_or_a_chance_judge_is_never_a_number():
     assert "every one of the 60 human labels is a pass" in rg.reason
     assert "never vary" in ppi.reason  # a normal interval of zero width is not printed
     chance = Tally(((20, 20), (20, 20)), 50, 100)  # TPR 0.5 + TNR 0.5 = 1
-    assert "no better than chance" in rogan_gladen(chance).reason
+    assert (
+        "no better than chance on the labelled cases: TPR 0.50 + TNR 0.50 = 1.00, not above 1"
+        in (rogan_gladen(chance).reason)
+    )
     worse = Tally(((10, 30), (30, 10)), 50, 100)  # TPR 0.25, TNR 0.25: the sign would flip
     assert "= 0.50, not above 1" in rogan_gladen(worse).reason
 
