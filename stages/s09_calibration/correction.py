@@ -117,6 +117,10 @@ def _correct(
     return (observed + tnr - 1.0) / safe, defined
 
 
+def every(count: int) -> str:
+    return "the one" if count == 1 else f"every one of the {count}"
+
+
 def rogan_gladen(
     t: Tally, seed: int = SEED, resamples: int = RESAMPLES, level: float = LEVEL
 ) -> Estimate:
@@ -129,7 +133,7 @@ def rogan_gladen(
         kind = "pass" if tnr is None else "fail"
         return not_evaluated(
             method,
-            f"every one of the {t.labelled} human labels is a {kind}: the judge's "
+            f"{every(t.labelled)} human label{'s' * (t.labelled > 1)} is a {kind}: the judge's "
             f"{'true-negative' if tnr is None else 'true-positive'} rate cannot be measured",
         )
     if tpr + tnr <= 1:

@@ -40,6 +40,7 @@ class Estimate:
     reason: str = ""  # why it is not evaluated; "" when it is
     note: str = ""  # how it was made: lambda, a cut at a bound, the resamples
     error: float | None = None  # its standard error, where the interval is a normal one
+    level: float = LEVEL  # the interval's: every interval here is a 95% one
 
     @property
     def evaluated(self) -> bool:
@@ -101,7 +102,7 @@ def prediction_powered(
     method = "prediction-powered"
     n, m = labelled.n, unlabelled.n
     if n < MIN_NORMAL:
-        return not_evaluated(method, f"{n} human labels: {TOO_FEW}")
+        return not_evaluated(method, f"{n} human label{'s' * (n != 1)}: {TOO_FEW}")
     # 1) lambda: the covariance of person and judge on the labelled cases, over the judge's
     #    variance on every case, shrunk by (1 + n/m); kept in [0, 1] as PPI++ does
     cov = labelled.yf / n - (labelled.y / n) * (labelled.f / n)

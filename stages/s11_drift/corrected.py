@@ -72,6 +72,13 @@ def read_labels(
                 )
             except Unusable as why:
                 raise CourseInputError(f"{path}: row {row}: {why}") from None
+    scores = [label.score for label in found.values() if label is not None]
+    if scores and set(scores) <= {0.0, 1.0} and gate > 1:  # 0/1 flags, read as scores
+        raise CourseInputError(
+            f"{path}: every label is 0 or 1, and each is read as a score at the gate of "
+            f"{gate:g}, so every one would be a fail; if 1 means a pass, write pass and fail "
+            "(or give correct --gate 1)"
+        )
     return found
 
 
@@ -89,6 +96,8 @@ Judged = dict[str, tuple[bool, int | None] | None]  # by case: (passed, score), 
 
 def verdicts(report: Any, where: str) -> Judged:
     """Each case's judge verdict and score in a stage-8 report; None when it has none."""
+    if not isinstance(report, dict) or not isinstance(report.get("results"), list):
+        raise CourseInputError(f"{where}: no list of results: not a stage-8 report")
     try:
         rows = {row["id"]: row for row in report["results"]}
         states = {case: row["levels"]["end_to_end"]["state"] for case, row in rows.items()}
