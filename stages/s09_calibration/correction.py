@@ -11,18 +11,16 @@ rest). Four estimates of the share of cases that truly pass, each with a 95% int
                           and true-negative rates on the labelled cases:
                           (p + TNR - 1) / (TPR + TNR - 1). Interval: a seeded bootstrap that
                           resamples the labelled and the unlabelled cases, each on its own.
-    prediction-powered    PPI++: the judge's mean over the unlabelled cases, plus the mean gap
-                          person - judge on the labelled ones, the judge's part weighted by a
-                          tuning parameter lambda chosen to make the interval narrowest (0
-                          gives people only); a normal interval. Works for numeric scores too.
+    prediction-powered    PPI++ (estimates.py), the same for a rate as for a mean score.
 
 What they assume: the labelled cases are a random sample of the same cases, and, for the
 correction, a judge better than chance (TPR + TNR > 1). A rate no case can fall outside: each
 estimate is cut at 0 and 1, every bootstrap replicate too, so an interval never leaves [0, 1],
 and the record says when the cut was made. Not evaluated, with the reason, and never a
-number: no labels; labels of one class only (TPR or TNR cannot be measured, and a normal
-interval would have zero width); a judge no better than chance; a bootstrap in which any
-replicate has no correction (it would otherwise draw the interval from the lucky ones).
+number: no labels; fewer than 10 for a normal interval; labels of one class only (TPR or
+TNR cannot be measured, and a normal interval would have zero width); a judge no better
+than chance; a bootstrap in which any replicate has no correction (it would otherwise draw
+the interval from the lucky ones).
 
 Binary verdicts need only counts (a `Tally`), so the bootstrap draws counts, not rows: a
 million cases cost what a hundred do.

@@ -12,8 +12,22 @@ from stages.s09_calibration.correction import Tally, pass_rate, rogan_gladen, ta
 from stages.s09_calibration.estimates import Moments, mean_score, prediction_powered, wilson
 from stages.s09_calibration.simulation import World, coverage, covers, simulate
 
-judgy = pytest.importorskip("judgy")  # test dependencies, pinned in pyproject.toml
-ppi_py = pytest.importorskip("ppi_py")
+
+@pytest.fixture(scope="module")
+def judgy():
+    """The anchors are test dependencies, pinned in pyproject.toml; ppi-python brings numba
+    and scikit-learn, so they are imported only by the checks that use them."""
+    import judgy
+
+    return judgy
+
+
+@pytest.fixture(scope="module")
+def ppi_py():
+    import ppi_py
+
+    return ppi_py
+
 
 # ppi-python divides the judge's variance behind lambda by n + m - 1, this code by n + m
 PPI_TOLERANCE = 1e-4  # relative: 1 part in 10,000
@@ -59,8 +73,8 @@ def test_wilson_matches_scipy_and_stays_inside_zero_and_one(kn):
     assert 0 <= low < high <= 1  # never zero width, even at 0 of n or n of n
 
 
-@given(tallies)
-def test_rogan_gladen_point_equals_judgy(t):
+@given(t=tallies)
+def test_rogan_gladen_point_equals_judgy(judgy, t):
     found = rogan_gladen(t, resamples=200)
     tpr, tnr = t.rates()
     assume(tpr is not None and tnr is not None and tpr + tnr > 1 and found.evaluated)
@@ -73,7 +87,7 @@ def test_rogan_gladen_point_equals_judgy(t):
 
 
 @pytest.mark.parametrize("seed", [10, 11, 12])
-def test_pass_rate_ppi_matches_ppi_python_at_95_percent(seed):
+def test_pass_rate_ppi_matches_ppi_python_at_95_percent(ppi_py, seed):
     t = simulate(World(), seed)
     people, judge, rest = arrays(t)
     mine = pass_rate(t, resamples=100)[3]
@@ -83,7 +97,7 @@ def test_pass_rate_ppi_matches_ppi_python_at_95_percent(seed):
     assert mine.ci == pytest.approx((low[0], high[0]), rel=PPI_TOLERANCE)
 
 
-def test_mean_score_ppi_matches_ppi_python():
+def test_mean_score_ppi_matches_ppi_python(ppi_py):
     rng = np.random.default_rng(5)
     truth = rng.integers(1, 11, size=900).astype(float)
     judged = np.clip(truth + rng.integers(0, 3, size=900), 1, 10)  # a judge that scores high

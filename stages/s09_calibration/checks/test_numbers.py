@@ -9,6 +9,7 @@ from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibrate import calibrate, rubric_change
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.correction import pass_rate
+from stages.s09_calibration.estimates import MIN_NORMAL
 from stages.s09_calibration.report import interval as _interval
 from stages.s09_calibration.report import number as _number
 from stages.s09_calibration.rubrics import Rubric
@@ -82,3 +83,4 @@ def corrected_numbers(steady):
 def test_the_lesson_quotes_the_minimum_the_code_uses():
     lesson = " ".join((STAGE / "README.md").read_text().split())
     assert f"at least {MIN_USABLE} usable items and at least {MIN_SHARE:.0%} of those" in lesson
+    assert f"fewer than {MIN_NORMAL} labels for PPI++" in lesson
