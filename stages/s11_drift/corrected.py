@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -168,10 +169,15 @@ def add_correct(commands: Any) -> None:
     )
     found.add_argument("--id-col", default="id", help="the labels' case id column (id)")
     found.add_argument("--human-col", default="human", help="the labels' column (human)")
-    found.add_argument("--gate", type=float, default=PASS_MARK, help="where a score label passes")
+    found.add_argument(
+        "--gate",
+        type=float,
+        default=PASS_MARK,
+        help=f"a score label at or above passes ({PASS_MARK})",
+    )
     found.add_argument("--encoding", help="the labels file's text encoding (default UTF-8)")
     found.add_argument("--delimiter", help="the labels' CSV delimiter (default: sniffed)")
-    found.add_argument("--json", action="store_true", help="print one JSON object")  # fmt: skip
+    found.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run_correct(args: argparse.Namespace) -> int:
@@ -183,6 +189,8 @@ def run_correct(args: argparse.Namespace) -> int:
         raise CourseInputError(
             f"correct: give a stage-8 report and a labels file, not {len(args.files)} files"
         )
+    if not math.isfinite(args.gate):
+        raise CourseInputError(f"--gate {args.gate!r}: expected a finite number")
     report, labels = args.files
     columns = LabelColumns(args.id_col, args.human_col)
     people = read_labels(

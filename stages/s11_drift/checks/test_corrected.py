@@ -120,6 +120,8 @@ def test_files_that_are_not_a_report_and_labels_are_one_line(cli, one_line_error
         cli("stages.s11_drift", "correct", str(LABELS)),
         "give a stage-8 report and a labels file, not 1",
     )
+    gate = cli("stages.s11_drift", "correct", str(LABELS), str(LABELS), "--gate", "nan")
+    one_line_error(gate, "--gate nan: expected a finite number")
     listing = labels(tmp_path, "[1, 2]", "list.json")
     one_line_error(cli("stages.s11_drift", "correct", listing, str(LABELS)), "not a stage-8 report")
 
