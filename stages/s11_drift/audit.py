@@ -35,7 +35,7 @@ from stages.s09_calibration.measures import length_confound
 from stages.s09_calibration.report import interval, number
 from stages.s09_calibration.stats import kappa_from_table
 from stages.s11_drift.tables import Columns, rows_of
-from stages.s11_drift.values import Rules, Unusable
+from stages.s11_drift.values import Rules, Unusable, a_flag, blank, flags_at_the_gate
 
 SHOWN_BAD_ROWS = 10  # how many skipped rows the report lists; the skipped file has them all
 
@@ -68,6 +68,7 @@ class Audit:
     disagreements: int = 0
     unlabelled: int = 0  # measured rows with no human label (a blank cell, a JSON null)
     unlabelled_passed: int = 0  # ... that the judge passed
+    flags: int = 0  # labels written 0 or 1: if all are, they are flags, not scores
 
     def tally(self) -> Tally:
         (tn, fp), (fn, tp) = self.table
@@ -107,6 +108,8 @@ def audit(
             if len(found.problems) < SHOWN_BAD_ROWS:
                 where = f"row {row}" if row == line else f"row {row} (line {line})"
                 found.problems.append(f"{where}: {problem}")
+        if gate > 1 and 0 < found.flags == found.tally().labelled:  # no file is written
+            raise CourseInputError(flags_at_the_gate(str(path), gate))  # the gate reads scores too
     return found
 
 
@@ -133,6 +136,7 @@ def _take(
         found.unlabelled_passed += score >= gate
     elif columns.human:
         person = rules.label(record[columns.human], columns.human, gate)
+        found.flags += a_flag(record[columns.human])
         judge = score >= gate
         found.table[int(person)][int(judge)] += 1
         if person != judge:
@@ -164,12 +168,6 @@ def summary(found: Audit, columns: Columns) -> dict[str, Any]:
         if name in result and result[name]["state"] == Finding.NOT_EVALUATED
     ]
     return result
-
-
-def blank(value: Any) -> bool:
-    """A human label left out: an empty cell, a JSON null or empty string. The row is
-    measured, and counts as unlabelled."""
-    return value is None or (isinstance(value, str) and not value.strip())
 
 
 # ---- outputs written only on success -----------------------------------------------------

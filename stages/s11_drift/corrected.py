@@ -32,9 +32,8 @@ from stages.s08_eval.levels import PASS_MARK
 from stages.s09_calibration.correction import Tally, corrected, pass_rate, tally
 from stages.s09_calibration.estimates import Estimate, heading, lines, mean_score
 from stages.s09_calibration.simulation import LESSON_SEED, World, covers, simulate
-from stages.s11_drift.audit import blank
 from stages.s11_drift.tables import rows_of
-from stages.s11_drift.values import Rules, Unusable
+from stages.s11_drift.values import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s11_drift.versions import score
 
 SCALE = (0.0, 10.0)  # a stage-8 judge's scores
@@ -60,6 +59,7 @@ def read_labels(
 ) -> dict[str, Label | None]:
     """Each labelled case's label (None: left blank); any row that cannot be read stops."""
     found: dict[str, Label | None] = {}
+    flags: list[str] = []  # cases labelled 0 or 1
     with rows_of(path, columns, **reading) as (rows, rules):
         for row, _, record, problem in rows:
             try:
@@ -71,15 +71,11 @@ def read_labels(
                 found[case] = (
                     None if blank(value) else read_label(value, rules, columns.human, gate)
                 )
+                flags += [case] if a_flag(value) else []
             except Unusable as why:
                 raise CourseInputError(f"{path}: row {row}: {why}") from None
-    scores = [label.score for label in found.values() if label is not None]
-    if scores and set(scores) <= {0.0, 1.0} and gate > 1:  # 0/1 flags, read as scores
-        raise CourseInputError(
-            f"{path}: every label is 0 or 1, and each is read as a score at the gate of "
-            f"{gate:g}, so every one would be a fail; if 1 means a pass, write pass and fail "
-            "(or give correct --gate 1)"
-        )
+    if gate > 1 and 0 < len(flags) == sum(label is not None for label in found.values()):
+        raise CourseInputError(flags_at_the_gate(str(path), gate, "correct --gate 1"))
     return found
 
 

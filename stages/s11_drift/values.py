@@ -130,6 +130,26 @@ def json_answer(value: Any, column: str) -> str:
     return value
 
 
+def blank(value: Any) -> bool:
+    """A human label left out: an empty cell, a JSON null or empty string. The row is
+    measured, and counts as unlabelled."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def a_flag(value: Any) -> bool:
+    """A label written 0 or 1, as a flag rather than a score."""
+    return not isinstance(value, bool) and str(value).strip() in ("0", "1", "0.0", "1.0")
+
+
+def flags_at_the_gate(where: str, gate: float, option: str = "") -> str:
+    """Why a file whose every label is 0 or 1 is refused: read as scores, all would fail."""
+    return (
+        f"{where}: every human label is 0 or 1, and each is read as a score at the gate of "
+        f"{gate:g}, so every one would be a fail; if 1 means a pass, write pass and fail"
+        + (f" (or give {option})" if option else "")
+    )
+
+
 @dataclass(frozen=True)
 class Rules:
     """How one format's cells are read; each raises Unusable with the problem."""

@@ -166,6 +166,16 @@ def test_human_labels_on_some_rows_give_the_pass_rate_four_ways(cli, tmp_path):
     assert found["calibration"]["usable"] == 10  # kappa stands on the labelled rows alone
 
 
+@pytest.mark.failure_mode
+def test_labels_written_0_or_1_are_refused_and_nothing_is_written(cli, one_line_error, tmp_path):
+    path = tmp_path / "flags.csv"
+    write_csv(path, [[n, "x" * n, 8 if n % 2 else 3, n % 2 if n < 9 else ""] for n in range(1, 13)])
+    options = ("--score-col", "judge_grade", "--answer-col", "reply_text", "--human-col", "person")
+    # read at the gate of 7, a 1 is a fail like a 0: every label would disagree with a pass
+    one_line_error(run(cli, path, *options), "so every one would be a fail; if 1 means a pass")
+    assert leftovers(path) == []
+
+
 def test_labels_of_one_class_make_the_corrected_rate_not_evaluated(cli, tmp_path):
     path = tmp_path / "all-pass.csv"
     rows = [[n, "x" * n, 8 if n % 3 else 4, "pass" if n < 10 else ""] for n in range(1, 30)]
