@@ -68,7 +68,7 @@ class Audit:
     disagreements: int = 0
     unlabelled: int = 0  # measured rows with no human label (a blank cell, a JSON null)
     unlabelled_passed: int = 0  # ... that the judge passed
-    flags: int = 0  # labels written 0 or 1: if all are, they are flags, not scores
+    flags: int = 0  # labels from 0 to 1: if all are, they are flags, not scores
 
     def tally(self) -> Tally:
         (tn, fp), (fn, tp) = self.table

@@ -59,7 +59,7 @@ def read_labels(
 ) -> dict[str, Label | None]:
     """Each labelled case's label (None: left blank); any row that cannot be read stops."""
     found: dict[str, Label | None] = {}
-    flags: list[str] = []  # cases labelled 0 or 1
+    flags: list[str] = []  # cases labelled with a number from 0 to 1
     with rows_of(path, columns, **reading) as (rows, rules):
         for row, _, record, problem in rows:
             try:

@@ -137,16 +137,19 @@ def blank(value: Any) -> bool:
 
 
 def a_flag(value: Any) -> bool:
-    """A label written 0 or 1, as a flag rather than a score."""
-    return not isinstance(value, bool) and str(value).strip() in ("0", "1", "0.0", "1.0")
+    """A label written as a number from 0 to 1 (a flag, or a share), not on the score scale."""
+    try:
+        return not isinstance(value, bool) and 0 <= float(str(value).strip()) <= 1
+    except ValueError:
+        return False
 
 
 def flags_at_the_gate(where: str, gate: float, option: str = "") -> str:
-    """Why a file whose every label is 0 or 1 is refused: read as scores, all would fail."""
+    """Why labels that all lie from 0 to 1 are refused: read as scores, all would fail."""
     return (
-        f"{where}: every human label is 0 or 1, and each is read as a score at the gate of "
-        f"{gate:g}, so every one would be a fail; if 1 means a pass, write pass and fail"
-        + (f" (or give {option})" if option else "")
+        f"{where}: every human label is a number from 0 to 1, and each is read as a score at "
+        f"the gate of {gate:g}, so every one would be a fail; if 1 means a pass, write pass "
+        "and fail" + (f" (or give {option})" if option else "")
     )
 
 

@@ -90,7 +90,7 @@ def test_numeric_labels_give_the_mean_score_too(cli, report, tmp_path):
          "row 3: case 'wrong-answer' is labelled a second time"),
         ("id,human\nwrong-answer,maybe\n", "row 2: human label 'maybe' in column 'human' is"),
         ("id,person\nwrong-answer,fail\n", "no column 'human' in the header"),
-        ("id,human\nwrong-answer,0\nwhere-a1001,1\n", "every human label is 0 or 1"),
+        ("id,human\nwrong-answer,0\nwhere-a1001,0.5\n", "every human label is a number from"),
     ],
 )  # fmt: skip
 def test_a_label_that_cannot_be_used_stops_the_command_with_its_row(
