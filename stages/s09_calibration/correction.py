@@ -198,14 +198,21 @@ def pass_rate(t: Tally, seed: int = SEED, resamples: int = RESAMPLES) -> list[Es
     return [judge_only(t), people_only(t), rogan_gladen(t, seed, resamples), ppi]
 
 
-def corrected(t: Tally) -> dict[str, Any]:
-    """The pass rate four ways; not evaluated when neither correction could be made."""
-    estimates = pass_rate(t)
-    made = [e for e in estimates[2:] if e.evaluated]
+CORRECTIONS = ("Rogan-Gladen", "prediction-powered")
+
+
+def made(estimates: Sequence[Estimate]) -> bool:
+    """Whether either correction gave a number (of a rate, or of a change in one)."""
+    return any(e.evaluated for e in estimates if e.method in CORRECTIONS)
+
+
+def corrected(t: Tally, estimates: Sequence[Estimate]) -> dict[str, Any]:
+    """The pass rate four ways (`pass_rate(t)`) as JSON; not evaluated when neither
+    correction could be made."""
     reasons = "; ".join(f"{e.method}: {e.reason}" for e in estimates[1:] if not e.evaluated)
     return {
-        "state": "evaluated" if made else str(Finding.NOT_EVALUATED),
-        "reason": "" if made else reasons,
+        "state": "evaluated" if made(estimates) else str(Finding.NOT_EVALUATED),
+        "reason": "" if made(estimates) else reasons,
         "labelled": t.labelled,
         "unlabelled": t.unlabelled,
         "estimates": [vars(e) for e in estimates],

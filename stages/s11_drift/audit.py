@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, TextIO
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding
 from stages.s09_calibration.agreement import trust
-from stages.s09_calibration.correction import Tally, corrected
+from stages.s09_calibration.correction import Tally, corrected, pass_rate
 from stages.s09_calibration.estimates import Estimate, heading
 from stages.s09_calibration.estimates import lines as rate_lines
 from stages.s09_calibration.measures import length_confound
@@ -158,10 +158,11 @@ def summary(found: Audit, columns: Columns) -> dict[str, Any]:
         "length_confound": length_confound(found.lengths, found.scores, evidence).to_json(),
     }
     if columns.human:
-        labelled = Evidence(found.tally().labelled, found.tally().labelled + found.skipped)
+        t = found.tally()
+        labelled = Evidence(t.labelled, t.labelled + found.skipped)
         agreement = trust(kappa_from_table(found.table), labelled).to_json()
         result["calibration"] = {**agreement, "disagreements": found.disagreements}
-        result["pass_rate"] = corrected(found.tally())
+        result["pass_rate"] = corrected(t, pass_rate(t))
     result["not_evaluated"] = [
         name
         for name in ("length_confound", "calibration", "pass_rate")

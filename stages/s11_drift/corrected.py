@@ -29,7 +29,7 @@ from stages.s01_model.cli import short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
 from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.correction import Tally, corrected, pass_rate, tally
+from stages.s09_calibration.correction import Tally, corrected, made, pass_rate, tally
 from stages.s09_calibration.estimates import Estimate, heading, lines, mean_score
 from stages.s09_calibration.simulation import LESSON_SEED, World, covers, simulate
 from stages.s11_drift.tables import rows_of
@@ -193,7 +193,7 @@ def run_correct(args: argparse.Namespace) -> int:
         labels, columns, args.gate, encoding=args.encoding, delimiter=args.delimiter
     )
     found = correct(verdicts(load_json(report), short(report)), people, short(labels))
-    rate = corrected(found.rates)
+    rate = corrected(found.rates, found.pass_rate)
     if args.json:
         means = None if found.mean_score is None else [vars(e) for e in found.mean_score]
         shown = {
@@ -205,7 +205,7 @@ def run_correct(args: argparse.Namespace) -> int:
         print(json.dumps(shown, sort_keys=True))
     else:
         print("\n".join(render(found, f"{short(report)} with labels from {short(labels)}")))
-    return 0 if rate["state"] == "evaluated" else 1
+    return 0 if made(found.pass_rate) else 1
 
 
 def render(found: Correction, title: str) -> list[str]:
@@ -220,7 +220,7 @@ def render(found: Correction, title: str) -> list[str]:
     shown += [heading("pass rate"), *lines(found.pass_rate)]
     if found.mean_score is not None:
         shown += [heading("mean score"), *lines(found.mean_score)]
-    if corrected(t)["state"] != "evaluated":
+    if not made(found.pass_rate):
         shown.append("corrected pass rate: NOT EVALUATED — neither correction could be made")
     return shown
 

@@ -29,7 +29,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.correction import SEED, Tally, pass_rate, replicates
+from stages.s09_calibration.correction import SEED, Tally, made, pass_rate, replicates
 from stages.s09_calibration.estimates import Estimate, bounded, not_evaluated, z_value
 from stages.s09_calibration.stats import LEVEL, RESAMPLES
 from stages.s11_drift.corrected import LabelColumns, correct, read_labels, verdicts
@@ -123,9 +123,7 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
     broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
-    unmade = [
-        c for c in found.values() if c.corrected and not any(e.evaluated for e in c.corrected[1:])
-    ]
+    unmade = [c for c in found.values() if c.corrected is not None and not made(c.corrected)]
     mirror = not args.runs and found["the two versions, steady judge"].state == Finding.FOUND
     return 1 if broken or unmade or mirror else 0
 
