@@ -2,6 +2,8 @@
 Rogan-Gladen, ppi-python for PPI++, scipy for Wilson), its properties, and every case in
 which it must refuse to give a number."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import assume, given
@@ -31,6 +33,7 @@ def ppi_py():
 
 # ppi-python divides the judge's variance behind lambda by n + m - 1, this code by n + m
 PPI_TOLERANCE = 1e-4  # relative: 1 part in 10,000
+RG_TOLERANCE = 1e-12  # Rogan-Gladen is one formula on the same counts: twelve decimal places
 counts = st.integers(min_value=0, max_value=60)
 tallies = st.builds(
     lambda a, b, c, d, passed, more: Tally(((a, b), (c, d)), min(passed, more), more),
@@ -83,7 +86,7 @@ def test_rogan_gladen_point_equals_judgy(judgy, t):
     theirs, *_ = judgy.estimate_success_rate(
         people.astype(int), judge.astype(int), np.r_[judge, rest].astype(int), 1
     )
-    assert found.value == pytest.approx(theirs, abs=1e-12)
+    assert found.value == pytest.approx(theirs, abs=RG_TOLERANCE)
 
 
 @pytest.mark.parametrize("seed", [10, 11, 12])
@@ -209,3 +212,9 @@ def test_over_many_seeds_the_corrected_intervals_cover_the_truth_near_95_percent
     assert found["judge only"] < 0.05
     for method in ("people only", "Rogan-Gladen", "prediction-powered"):
         assert 0.92 <= found[method] <= 0.98, (method, found[method])
+
+
+def test_the_lesson_states_the_tolerances_these_checks_use():
+    lesson = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert f"within one part in {1 / PPI_TOLERANCE:,.0f}" in lesson
+    assert RG_TOLERANCE == 1e-12 and "to twelve decimal places" in lesson

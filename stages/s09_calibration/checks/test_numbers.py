@@ -84,3 +84,23 @@ def test_the_lesson_quotes_the_minimum_the_code_uses():
     lesson = " ".join((STAGE / "README.md").read_text().split())
     assert f"at least {MIN_USABLE} usable items and at least {MIN_SHARE:.0%} of those" in lesson
     assert f"fewer than {MIN_NORMAL} labels for PPI++" in lesson
+
+
+def test_the_lesson_s_prose_about_the_corrected_rate_is_the_run_s():
+    lesson = " ".join((STAGE / "README.md").read_text().split())
+    cases = load_calibration()
+    biased = calibrate(CountingJudge(BiasedJudge(), "biased"), cases, load_twins(cases))
+    refused = biased.calibration.pass_rate[2]
+    rates = re.search(r"TPR (\d\.\d\d) \+ TNR (\d\.\d\d)", refused.reason)
+    assert rates is not None and not refused.evaluated
+    assert (
+        f"for the biased judge (TPR {rates[1]}, TNR {rates[2]}) Rogan\u2013Gladen is not" in lesson
+    )
+    world, judge_only = World(), pass_rate(simulate(World(), LESSON_SEED))[0]
+    assert (
+        f"{world.cases:,} cases of which {world.rate:.1%} truly pass, a judge that passes "
+        f"{world.tpr:.0%} of those and wrongly passes {1 - world.tnr:.0%} of the rest, and "
+        f"people labelling {world.labelled} cases"
+    ) in lesson
+    assert f"the judge alone says {judge_only.value:.3f}" in lesson
+    assert f"(TPR + TNR \u2212 1 \u2248 {world.tpr + world.tnr - 1:.2f})" in lesson

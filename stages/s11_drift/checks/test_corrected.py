@@ -15,6 +15,7 @@ from stages.s08_eval.specs import resolve
 from stages.s09_calibration.correction import Tally, pass_rate
 from stages.s09_calibration.estimates import lines
 from stages.s09_calibration.simulation import LESSON_SEED, World, simulate
+from stages.s11_drift.corrected import LabelColumns, correct, read_labels, verdicts
 from stages.s11_drift.difference import differences
 
 LABELS = FIXTURES / "s08_labels.csv"
@@ -165,3 +166,24 @@ def test_the_lesson_quotes_the_correction_of_a_live_run(cli, report):
     assert (
         "python -m stages.s11_drift correct reports/s08_eval.json fixtures/s08_labels.csv" in readme
     )
+
+
+def test_the_lesson_s_prose_about_stage_8_s_run_is_the_run_s(report):
+    lesson = " ".join((STAGE / "README.md").read_text().split())
+    people = read_labels(LABELS, LabelColumns("id", "human"), 7)
+    found = correct(verdicts(json.loads(report.read_text()), "run"), people, "labels")
+    assert (len(people), found.cases) == (12, 24)
+    assert f"(`../../fixtures/s08_labels.csv`, {len(people)} of {found.cases}," in lesson
+    scored_fails = [
+        c for c, label in people.items() if label and not label.passed and c not in found.unscored
+    ]
+    assert (
+        scored_fails == ["wrong-answer"]
+        and "the one labelled case people fail (`wrong-answer`" in lesson
+    )
+    assert len(found.unscored) == 2 and "Two cases have no judge verdict" in lesson
+    unused = [case for case in found.unscored if people.get(case) is not None]
+    assert len(unused) == 1 and "the label on one of them goes unused" in lesson
+    world = World()
+    assert f"simulated world: {world.cases:,} cases, {world.labelled} labelled" in lesson
+    assert f"misses the true rate of {world.rate}" in lesson

@@ -14,7 +14,7 @@ from stages.s08_eval.cases import load_cases, run_case
 from stages.s09_calibration.calibration import CalCase, Family
 from stages.s09_calibration.report import interval
 from stages.s09_calibration.twins import added_facts
-from stages.s11_drift.corrected import LabelColumns, read_labels
+from stages.s11_drift.corrected import LabelColumns, correct, read_labels, verdicts
 from stages.s11_drift.difference import DEMO_LABELS, compared
 from stages.s11_drift.versions import (
     VERSIONS_CASES,
@@ -140,3 +140,20 @@ def test_the_lesson_quotes_the_comparison_of_a_live_run(judged):
 def test_the_lesson_counts_the_demo_cases():
     lesson = " ".join((STAGE / "README.md").read_text().split())
     assert len(load_cases(VERSIONS_CASES)) == 12 and "runs the demo's twelve cases" in lesson
+
+
+def test_the_lesson_s_prose_about_the_corrected_change_is_the_run_s(judged):
+    lesson = " ".join((STAGE / "README.md").read_text().split())
+    assert judged["biased"].pass_rate == pytest.approx(1 / 3)
+    assert "The judge's pass rate rose by a third" in lesson
+    people = read_labels(DEMO_LABELS, COLUMNS, 7)
+    fails = sum(label is not None and not label.passed for label in people.values())
+    assert (fails, len(people)) == (3, 12) and "three of the twelve leave out" in lesson
+    before = correct(verdicts(demo_runs("biased")[0], "terse"), people, "terse").rates
+    (tn, fp), (fn, tp) = before.table
+    assert fp == 0  # "fails all": the judge passes none of the answers people fail
+    assert (
+        f"the judge passes {tp} of the {tp + fn} answers people pass and fails all {tn} they "
+        f"fail (TPR {tp / (tp + fn):.2f}, TNR {tn / (tn + fp):.2f}), too weak a judge for "
+        f"{before.labelled} labels"
+    ) in lesson
