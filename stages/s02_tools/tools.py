@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from stages.s01_model.model import Name, ToolCall
@@ -91,64 +92,67 @@ def argument_problems(arguments: Mapping[str, Any], params: Mapping[str, type]) 
     return problems
 
 
-def shop_tools(shop: Shop) -> ToolBox:
-    """The three shop tools, bound to one shop."""
+def order_status(shop: Shop, order_id: str) -> str:
+    order = shop.orders.get(order_id)
+    if order is None:
+        return f"No order {order_id} in the shop."
+    items = ", ".join(order.items)
+    return (
+        f"Order {order.id}: {order.status} (placed {order.placed}, carrier {order.carrier}):"
+        f" {items}."
+    )
 
-    def order_status(order_id: str) -> str:
-        order = shop.orders.get(order_id)
-        if order is None:
-            return f"No order {order_id} in the shop."
-        items = ", ".join(order.items)
+
+def delivery_estimate(shop: Shop, order_id: str) -> str:
+    order = shop.orders.get(order_id)
+    if order is None:
+        return f"No order {order_id} in the shop."
+    if order.status == "delivered":
+        return f"Order {order.id} was delivered on {order.delivered}."
+    if order.status == "cancelled":
+        return f"Order {order.id} was cancelled; nothing will be delivered."
+    if order.status == "processing":
+        return f"Order {order.id} has not shipped yet; no estimate until it does."
+    carrier = shop.reach_carrier(order.carrier)
+    days = f"{carrier.days} business day" + ("" if carrier.days == 1 else "s")
+    return f"Order {order.id} should arrive within {days} ({carrier.name})."
+
+
+def start_return(shop: Shop, order_id: str, reason: str) -> str:
+    order = shop.orders.get(order_id)
+    if order is None:
+        return f"No order {order_id} in the shop."
+    if order.delivered is None:
+        return f"Order {order.id} is {order.status}; a return can start once it is delivered."
+    if order.id in shop.returns:
+        return f"A return for order {order.id} is already open (R-{order.id})."
+    age = (shop.today - order.delivered).days
+    if age > RETURN_WINDOW_DAYS:
         return (
-            f"Order {order.id}: {order.status} (placed {order.placed}, carrier {order.carrier}):"
-            f" {items}."
+            f"Order {order.id} was delivered {age} days ago; returns close after "
+            f"{RETURN_WINDOW_DAYS} days."
         )
+    shop.returns.append(order.id)
+    return f"Return R-{order.id} started for order {order.id} (reason: {reason})."
 
-    def delivery_estimate(order_id: str) -> str:
-        order = shop.orders.get(order_id)
-        if order is None:
-            return f"No order {order_id} in the shop."
-        if order.status == "delivered":
-            return f"Order {order.id} was delivered on {order.delivered}."
-        if order.status == "cancelled":
-            return f"Order {order.id} was cancelled; nothing will be delivered."
-        if order.status == "processing":
-            return f"Order {order.id} has not shipped yet; no estimate until it does."
-        carrier = shop.reach_carrier(order.carrier)
-        days = f"{carrier.days} business day" + ("" if carrier.days == 1 else "s")
-        return f"Order {order.id} should arrive within {days} ({carrier.name})."
 
-    def start_return(order_id: str, reason: str) -> str:
-        order = shop.orders.get(order_id)
-        if order is None:
-            return f"No order {order_id} in the shop."
-        if order.delivered is None:
-            return f"Order {order.id} is {order.status}; a return can start once it is delivered."
-        if order.id in shop.returns:
-            return f"A return for order {order.id} is already open (R-{order.id})."
-        age = (shop.today - order.delivered).days
-        if age > RETURN_WINDOW_DAYS:
-            return (
-                f"Order {order.id} was delivered {age} days ago; returns close after "
-                f"{RETURN_WINDOW_DAYS} days."
-            )
-        shop.returns.append(order.id)
-        return f"Return R-{order.id} started for order {order.id} (reason: {reason})."
-
+def shop_tools(shop: Shop) -> ToolBox:
+    """The three shop tools above, each bound to one shop: the model passes the rest."""
+    order = {"order_id": str}
     return ToolBox(
         [
-            Tool("order_status", "Where an order is.", {"order_id": str}, order_status),
+            Tool("order_status", "Where an order is.", order, partial(order_status, shop)),
             Tool(
                 "delivery_estimate",
                 "When a shipped order should arrive.",
-                {"order_id": str},
-                delivery_estimate,
+                order,
+                partial(delivery_estimate, shop),
             ),
             Tool(
                 "start_return",
                 "Start a return for a delivered order.",
-                {"order_id": str, "reason": str},
-                start_return,
+                {**order, "reason": str},
+                partial(start_return, shop),
                 side_effect=True,
             ),
         ]
