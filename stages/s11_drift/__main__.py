@@ -47,7 +47,7 @@ from stages.s11_drift.canary import (
     check,
     instrument,
     must_be_recorded,
-    record,
+    record_all,
     replies,
 )
 from stages.s11_drift.corrected import add_correct, run_correct
@@ -133,13 +133,13 @@ def run_canary(args: argparse.Namespace) -> int:
     named, the demo: the steady judge (unchanged) and a judge its provider updated (changed),
     exit 0 when the check tells them apart."""
     specs = [args.judge] if args.judge else ["steady", "fakes.judges:updated_judge"]
-    found = {}
+    found, refused = {}, False
     with ExitStack() as stack:
         for spec in specs:
             judge = asked_anew(spec, args.judge_config, args.judge_timeout, stack)
             name = instrument(judge.judge, spec)
             if args.record:
-                print(record(name, replies(judge.judge)))
+                refused |= not record_all(judge, name)
                 continue
             must_be_recorded(name)  # before a question is asked
             found[f"{spec} ({name})"] = check(name, replies(judge.judge), args.threshold)
@@ -152,7 +152,7 @@ def run_canary(args: argparse.Namespace) -> int:
             print(f"canaries of {label}: {c.verdict or 'NOT EVALUATED — ' + c.outcome.reason}")
     states = [c.state for c in found.values()]
     if args.judge or args.record:
-        return 1 if Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
+        return 1 if refused or Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
     return 0 if states == [Finding.NOT_FOUND, Finding.FOUND] else 1  # the demo: a working check
 
 
@@ -176,10 +176,13 @@ def run_windows(args: argparse.Namespace) -> int:
 def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
     """The windows named: files, a history's runs, or (neither) the demo's weeks, before
     the biased judge and the steady one, its mirrored half."""
-    if (args.files and args.history) or len(args.files) == 1 or args.last < 1:
+    if args.last < 1:
+        raise CourseInputError(f"windows: --last must be 1 or more, not {args.last}")
+    if (args.files and args.history) or len(args.files) == 1:
+        named = f"{len(args.files)} file(s)" + (" and --history" if args.history else "")
         raise CourseInputError(
             "windows: name two files or more, or --history FILE, or neither (the demo); "
-            f"and --last 1 or more, not {args.last}"
+            f"got {named}"
         )
     if args.history:
         if not args.history.is_file():

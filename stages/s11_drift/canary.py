@@ -12,6 +12,7 @@ check is not evaluated.
 from __future__ import annotations
 
 import json
+import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -25,7 +26,7 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
 from stages.s09_calibration.rubrics import Rubric, prompt
-from stages.s10_real_judge.judges import resolve_real
+from stages.s10_real_judge.judges import resolve_real, settle
 from stages.s10_real_judge.recording import text_rows
 
 CANARIES = FIXTURES / "canaries.jsonl"
@@ -62,18 +63,46 @@ def replies(judge: Judge) -> dict[str, str]:
     return answered
 
 
-def recorded(name: str, path: Path = CANARIES) -> dict[str, str]:
-    """The replies recorded for the instrument called `name`."""
-    return {row["id"]: row["reply"] for row in text_rows(path, FIELDS) if row["instrument"] == name}
+def recorded(name: str, path: Path | None = None) -> dict[str, str]:
+    """The replies recorded for the instrument called `name` (in CANARIES unless named)."""
+    rows = text_rows(path or CANARIES, FIELDS)
+    return {row["id"]: row["reply"] for row in rows if row["instrument"] == name}
 
 
-def record(name: str, answered: dict[str, str], path: Path = CANARIES) -> str:
+def unfinished(name: str, answered: dict[str, str]) -> str | None:
+    """Why these replies may not replace a recording: a question left unanswered (a judge
+    that hung, or an endpoint that was down) would erase the reply recorded for it, and a
+    judge that answered none would erase them all. None when every question was answered."""
+    asked = [qid for qid, _, _ in questions()]
+    missing = [qid for qid in asked if qid not in answered]
+    if not missing:
+        return None
+    return (
+        f"canary --record: {name} answered {len(asked) - len(missing)} of {len(asked)} "
+        f"questions (not {missing[0]!r}); nothing recorded, {short(CANARIES)} kept as it was"
+    )
+
+
+def record(name: str, answered: dict[str, str], path: Path | None = None) -> str:
     """Replace the instrument's recorded replies with these; the others are kept."""
+    path = path or CANARIES
     rows = [row for row in text_rows(path, FIELDS) if row["instrument"] != name]
     rows += [{"instrument": name, "id": qid, "reply": reply} for qid, reply in answered.items()]
     rows.sort(key=lambda row: (row["instrument"], row["id"]))
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
+
+
+def record_all(choice: JudgeChoice, name: str) -> bool:
+    """Record the judge's replies when it answered every question. Otherwise one error line
+    says how many it answered, and why when known, and the recording stays as it was."""
+    answered = replies(choice.judge)
+    if (why := unfinished(name, answered)) is None:
+        print(record(name, answered))
+        return True
+    down = settle(choice)["unavailable"]
+    print(f"error: {why}" + (f"; the judge is {down}" if down else ""), file=sys.stderr)
+    return False
 
 
 def asked_anew(

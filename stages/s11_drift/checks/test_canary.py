@@ -10,7 +10,15 @@ import pytest
 from fakes.judges import SteadyJudge, VersionedJudge, updated_judge
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Finding
-from stages.s11_drift.canary import check, questions, record, recorded, replies
+from stages.s11_drift.canary import (
+    CANARIES,
+    check,
+    questions,
+    record,
+    recorded,
+    replies,
+    unfinished,
+)
 
 
 def test_an_updated_judge_is_found_and_an_unchanged_one_is_not(cli):
@@ -90,6 +98,7 @@ def test_the_lesson_counts_the_questions_the_code_asks():
     asked = [method for _, method, _ in questions()]
     words = {4: "four", 8: "eight", 12: "twelve"}
     assert f"asks {words[len(asked)]} fixed questions" in lesson
+    assert f"only when the judge answered all {words[len(asked)]}" in lesson
     assert (
         f"{words[asked.count('score')]} scorings, {words[asked.count('compare')]} comparisons"
         in lesson
@@ -136,3 +145,28 @@ def test_an_endpoint_that_is_down_is_not_evaluated_and_says_why(cli, monkeypatch
     )
     assert "error: the judge openai:shop-judge is unavailable" in result.stderr
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.failure_mode
+def test_a_recording_the_judge_did_not_finish_is_refused_and_the_old_one_kept(
+    cli, monkeypatch, tmp_path
+):
+    kept = tmp_path / "canaries.jsonl"
+    kept.write_bytes(CANARIES.read_bytes())
+    monkeypatch.setattr("stages.s11_drift.canary.CANARIES", kept)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens on port 9
+    result = cli("stages.s11_drift", "canary", "--judge", "openai:shop-judge", "--record")
+    assert result.returncode == 1, result.stdout
+    assert "error: canary --record: shop-judge answered 0 of 12 questions" in result.stderr
+    assert "; the judge is unavailable" in result.stderr and "recorded in" not in result.stdout
+    assert kept.read_bytes() == CANARIES.read_bytes() and recorded("shop-judge", kept)
+
+
+def test_only_a_judge_that_answered_every_question_may_be_recorded():
+    answered = replies(SteadyJudge())
+    assert unfinished("steady", answered) is None
+    last = [qid for qid, _, _ in questions()][-1]
+    del answered[last]
+    assert f"steady answered 11 of 12 questions (not {last!r}); nothing recorded" in str(
+        unfinished("steady", answered)
+    )

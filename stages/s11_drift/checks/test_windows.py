@@ -277,6 +277,9 @@ def test_one_window_alone_is_refused_with_one_line(cli, tmp_path):
     one.write_text("score\n1\n", encoding="utf-8")
     result = cli("stages.s11_drift", "windows", str(one))
     assert result.returncode == 2 and "name two files or more" in result.stderr
+    assert result.stderr.strip().endswith("got 1 file(s)") and "--last" not in result.stderr
+    no_steps = cli("stages.s11_drift", "windows", "--last", "0")
+    assert no_steps.stderr == "error: windows: --last must be 1 or more, not 0\n"
 
 
 def test_the_lessons_numbers_are_the_demos(demo):
