@@ -10,9 +10,10 @@ serves both). Three differences, after minus before, each with a 95% interval:
                          as in stage 9, the interval from the differences of the replicates.
     prediction-powered   the change in PPI++; the two standard errors combined.
 
-The two versions are resampled as if independent, though they share their cases: the
-interval is wider than a paired one would be, never narrower. A difference is not
-evaluated when either side's estimate is not, with that side's reason.
+The two versions are resampled as if independent, though they share their cases: where
+their verdicts move together, as on shared cases they do, the interval is wider than a paired
+one would be. A difference is not evaluated when either side's estimate is not, with that
+side's reason.
 """
 
 from __future__ import annotations

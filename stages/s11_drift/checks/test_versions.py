@@ -135,6 +135,12 @@ def test_the_lesson_quotes_the_comparison_of_a_live_run(judged):
         f"{method} {value:+.3f} [{low:+.3f}, {high:+.3f}]" for method, value, low, high in shown
     )
     assert quoted == live
+    people = next(e for e in corrected.corrected if e.method == "people only")
+    assert people.value == 0 and people.ci is not None and people.ci[0] == -people.ci[1]
+    lesson = " ".join((STAGE / "README.md").read_text(encoding="utf-8").split())
+    assert f"the people's change is exactly 0, yet its interval spans \u00b1{people.ci[1]:.3f}" in (
+        lesson
+    )
 
 
 def test_the_lesson_counts_the_demo_cases():
