@@ -126,12 +126,21 @@ def prediction_powered(
     if m and spread == 0:
         note = "lambda 0: the judge gave every case the same verdict"
     found = bounded(method, value, error * z_value(level), bounds, note)
-    return replace(found, error=error)
+    return replace(found, error=error) if found.evaluated else found
 
 
 def bounded(method: str, value: float, half: float, bounds: Interval, note: str) -> Estimate:
-    """value plus and minus half, each end cut at the bounds; the note says when it was."""
+    """value plus and minus half, each end cut at the bounds; the note says when it was. An
+    interval wholly past a bound is refused: cut, it would be a point at the bound that
+    claims a certainty the data do not have, and the estimate could only get there when
+    the labelled cases are not like the rest."""
     low, high = bounds
+    if value - half > high or value + half < low:
+        return not_evaluated(
+            method,
+            f"{value:.3f} \u00b1 {half:.3f} lies wholly outside [{low:g}, {high:g}]: the "
+            "labelled cases are not like the rest",
+        )
     cut = min(high, max(low, value))
     if cut != value or value - half < low or value + half > high:
         note = "; ".join(filter(None, [note, f"cut at [{low:g}, {high:g}]"]))
@@ -156,7 +165,7 @@ def mean_score(
 
 
 def _normal(method: str, m: Moments, bounds: Interval) -> Estimate:
-    """A mean with a normal interval; not evaluated for fewer than 2 values or no spread."""
+    """A mean with a normal interval; not evaluated below MIN_NORMAL values or with no spread."""
     if m.n < MIN_NORMAL:
         return not_evaluated(method, f"{m.n} scores: {TOO_FEW}")
     error = (m.var(m.y, m.yy) / m.n) ** 0.5

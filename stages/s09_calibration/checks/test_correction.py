@@ -6,12 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from stages.s09_calibration.correction import Tally, pass_rate, rogan_gladen, tally
-from stages.s09_calibration.estimates import Moments, mean_score, prediction_powered, wilson
+from stages.s09_calibration.estimates import (
+    RATE,
+    Moments,
+    bounded,
+    mean_score,
+    prediction_powered,
+    wilson,
+)
 from stages.s09_calibration.simulation import World, coverage, covers, simulate
 
 
@@ -114,6 +121,52 @@ def test_mean_score_ppi_matches_ppi_python(ppi_py):
     assert mine.ci == pytest.approx((low[0], high[0]), rel=PPI_TOLERANCE)
 
 
+def test_lambda_is_kept_at_most_1_as_ppi_python_keeps_it(ppi_py):
+    # a judge that halves every distance from 5 follows the people closely but too gently:
+    # unclipped, lambda would be about 1.6 and trust the judge more than a perfect one
+    rng = np.random.default_rng(8)
+    truth = rng.integers(0, 11, size=500).astype(float)
+    judged = 5 + (truth - 5) / 2
+    people, judge, rest = truth[:100], judged[:100], judged[100:]
+    *_, mine = mean_score(people.tolist(), judge.tolist(), rest.tolist(), (0, 10))
+    assert mine.note == "lambda 1.00"
+    assert mine.value == pytest.approx(people.mean() + rest.mean() - judge.mean())  # plain PPI
+    assert mine.value == pytest.approx(
+        ppi_py.ppi_mean_pointestimate(people, judge, rest)[0], rel=PPI_TOLERANCE
+    )
+    low, high = ppi_py.ppi_mean_ci(people, judge, rest, alpha=0.05)
+    assert mine.ci == pytest.approx((low[0], high[0]), rel=PPI_TOLERANCE)
+
+
+def test_the_mean_scores_of_judge_and_people_have_scipy_s_normal_intervals():
+    rng = np.random.default_rng(9)
+    people = rng.integers(1, 11, size=40).astype(float)
+    judged, rest = np.clip(people + 1, 1, 10), rng.integers(3, 9, size=200).astype(float)
+    only, gold, _ = mean_score(people.tolist(), judged.tolist(), rest.tolist(), (-100, 100))
+    for found, values in ((only, np.r_[judged, rest]), (gold, people)):
+        # the standard error from the population standard deviation (ddof 0), as PPI's own
+        spread = values.std() / np.sqrt(values.size)
+        expected = scipy_stats.norm.interval(0.95, loc=values.mean(), scale=spread)
+        assert found.value == pytest.approx(values.mean(), rel=1e-12)
+        assert found.ci == pytest.approx(expected, rel=1e-12) and found.note == "", found
+
+
+def test_an_interval_is_cut_only_where_it_crosses_a_bound():
+    inside = bounded("m", 0.5, 0.1, RATE, "lambda 0.50")
+    assert inside.ci == pytest.approx((0.4, 0.6)) and inside.note == "lambda 0.50"
+    below = bounded("m", 0.02, 0.05, RATE, "lambda 0.50")
+    assert below.ci == pytest.approx((0.0, 0.07)) and below.note == "lambda 0.50; cut at [0, 1]"
+    above = bounded("m", 10.05, 0.1, (1, 10), "")
+    assert above.value == 10 and above.ci == pytest.approx((9.95, 10))
+    assert above.note == "cut at [1, 10]"
+    # wholly past the bound: cut, it would read "10 [10, 10]", certain of an impossible value
+    past = bounded("m", 10.4, 0.1, (1, 10), "")
+    assert not past.evaluated and past.ci is None
+    assert past.reason == (
+        "10.400 \u00b1 0.100 lies wholly outside [1, 10]: the labelled cases are not like the rest"
+    )
+
+
 @given(st.integers(20, 300), st.integers(20, 300))  # enough of each class to resample
 def test_a_perfect_judge_on_every_case_gives_the_human_rate_everywhere(fails, passes):
     t = Tally(((fails, 0), (0, passes)), 0, 0)  # everything labelled, judge never wrong
@@ -141,6 +194,9 @@ def test_swapping_what_pass_means_mirrors_every_estimate(t):
 
 
 @given(tallies)
+# the judge passes 4 of the 19 labelled cases people pass, and every unlabelled one: PPI's
+# 1.458 +- 0.138 lies wholly above 1, where cutting each end gave the interval [1.320, 1.000]
+@example(Tally(((1, 0), (15, 4)), 1000, 1000))
 def test_every_interval_holds_its_estimate_and_stays_within_zero_and_one(t):
     for estimate in pass_rate(t, resamples=400):
         if estimate.value is None:
@@ -159,7 +215,19 @@ def test_no_labels_one_class_or_a_chance_judge_is_never_a_number():
     every_pass = Tally(((0, 0), (3, 57)), 300, 400)  # people passed every labelled case
     _, people, rg, ppi = pass_rate(every_pass)
     assert people.value == 1 and people.ci and people.ci[1] <= 1 and people.ci[0] < 1
-    assert "every one of the 60 human labels is a pass" in rg.reason
+    assert (
+        rg.reason
+        == "every one of the 60 human labels is a pass: the judge's true-negative rate cannot "
+        "be measured"
+    )
+    every_fail = Tally(((57, 3), (0, 0)), 300, 400)  # the mirror: people failed every case
+    assert (
+        rogan_gladen(every_fail).reason
+        == "every one of the 60 human labels is a fail: the judge's true-positive rate cannot "
+        "be measured"
+    )
+    one = rogan_gladen(Tally(((0, 0), (0, 1)), 5, 10)).reason
+    assert one.startswith("the one human label is a pass: ")
     assert "never vary" in ppi.reason  # a normal interval of zero width is not printed
     chance = Tally(((20, 20), (20, 20)), 50, 100)  # TPR 0.5 + TNR 0.5 = 1
     assert (
@@ -192,7 +260,14 @@ def test_an_estimate_past_a_bound_is_cut_and_says_so():
     # TPR allows: (1005/1100 + 0.8 - 1) / 0.7 = 1.019
     t = Tally(((40, 10), (5, 45)), 950, 1000)
     found = rogan_gladen(t)
-    assert found.value == 1.0 and "raw correction 1.019 was cut" in found.note
+    assert found.value == 1.0 and found.note == (
+        "TPR 0.90, TNR 0.80; 2000 resamples (seed 16); the raw correction 1.019 was cut to the "
+        "nearest bound"
+    )
+    # the same judge passing 555 of 1100: (555/1100 + 0.8 - 1) / 0.7 = 0.435, nothing to cut
+    inside = rogan_gladen(Tally(((40, 10), (5, 45)), 500, 1000))
+    assert inside.value == pytest.approx((555 / 1100 + 0.8 - 1) / 0.7)
+    assert inside.note == "TPR 0.90, TNR 0.80; 2000 resamples (seed 16)"
     ppi = prediction_powered(Moments(4, 4.0, 2.0, 4.0, 2.0, 2.0), Moments(4, f=4.0, ff=4.0))
     assert ppi.ci is None  # labels all 1: zero width, refused rather than "1.0 [1.0, 1.0]"
 
