@@ -171,13 +171,13 @@ def replicates(
     passed = rng.binomial(t.unlabelled, share, size=resamples).astype(float)
     tn_, fp_, fn_, tp_ = drawn.T
     positives, negatives = tp_ + fn_, tn_ + fp_
-    both = (positives > 0) & (negatives > 0)
+    # a resample with one class only gets 0 for the rate it cannot measure; the judge then
+    # looks no better than chance (TPR + TNR <= 1), and _correct leaves the resample out
     tpr = np.divide(tp_, positives, out=np.zeros(resamples), where=positives > 0)
     tnr = np.divide(tn_, negatives, out=np.zeros(resamples), where=negatives > 0)
     observed = (fp_ + tp_ + passed) / t.cases
     values, defined = _correct(observed, tpr, tnr)
-    usable = both & defined
-    return values[usable], int(resamples - usable.sum())
+    return values[defined], int(resamples - defined.sum())
 
 
 def binary_moments(t: Tally) -> tuple[Moments, Moments]:

@@ -10,11 +10,20 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from stages.s09_calibration.correction import Tally, pass_rate, rogan_gladen, tally
+from stages.s09_calibration.correction import (
+    Tally,
+    corrected,
+    judge_only,
+    pass_rate,
+    rogan_gladen,
+    tally,
+)
 from stages.s09_calibration.estimates import (
     RATE,
+    Estimate,
     Moments,
     bounded,
+    lines,
     mean_score,
     prediction_powered,
     wilson,
@@ -142,13 +151,21 @@ def test_the_mean_scores_of_judge_and_people_have_scipy_s_normal_intervals():
     rng = np.random.default_rng(9)
     people = rng.integers(1, 11, size=40).astype(float)
     judged, rest = np.clip(people + 1, 1, 10), rng.integers(3, 9, size=200).astype(float)
-    only, gold, _ = mean_score(people.tolist(), judged.tolist(), rest.tolist(), (-100, 100))
+    three = mean_score(people.tolist(), judged.tolist(), rest.tolist(), (-100, 100))
+    assert [e.method for e in three] == ["judge only", "people only", "prediction-powered"]
+    only, gold, _ = three
     for found, values in ((only, np.r_[judged, rest]), (gold, people)):
         # the standard error from the population standard deviation (ddof 0), as PPI's own
         spread = values.std() / np.sqrt(values.size)
         expected = scipy_stats.norm.interval(0.95, loc=values.mean(), scale=spread)
         assert found.value == pytest.approx(values.mean(), rel=1e-12)
         assert found.ci == pytest.approx(expected, rel=1e-12) and found.note == "", found
+    flat = mean_score([7.0] * 12, [8.0] * 12, [8.0] * 30, (1, 10))
+    assert [e.reason for e in flat] == [
+        "all 42 scores are equal: no interval to draw",
+        "all 12 scores are equal: no interval to draw",
+        "the 12 human labels never vary: a normal interval would have zero width",
+    ]
 
 
 def test_an_interval_is_cut_only_where_it_crosses_a_bound():
@@ -165,6 +182,44 @@ def test_an_interval_is_cut_only_where_it_crosses_a_bound():
     assert past.reason == (
         "10.400 \u00b1 0.100 lies wholly outside [1, 10]: the labelled cases are not like the rest"
     )
+
+
+def test_each_estimate_is_one_line_its_figures_or_why_there_are_none():
+    shown = [
+        Estimate("judge only", 0.5, (0.25, 0.75), note="cut at [0, 1]"),
+        Estimate("Rogan-Gladen", None, None, reason="no human labels"),
+        Estimate("people only", -0.125, (-0.5, 0.25)),
+    ]
+    assert lines(shown, indent="> ", sign="+") == [
+        "> judge only    +0.500 [+0.250, +0.750]  cut at [0, 1]",
+        "> Rogan-Gladen  NOT EVALUATED \u2014 no human labels",
+        "> people only   -0.125 [-0.500, +0.250]",
+    ]
+
+
+def test_the_json_says_whether_a_correction_was_made_and_why_not():
+    none = Tally(((0, 0), (0, 0)), 30, 40)
+    refused = corrected(none, pass_rate(none))
+    assert (refused["state"], refused["labelled"], refused["unlabelled"]) == (
+        "not_evaluated",
+        0,
+        40,
+    )
+    assert refused["reason"] == (
+        "people only: no human labels; Rogan-Gladen: no human labels; prediction-powered: no "
+        "human labels"
+    )
+    world = simulate(World(), 10)
+    made = corrected(world, pass_rate(world, resamples=200))
+    assert (made["state"], made["reason"], made["labelled"]) == ("evaluated", "", 600)
+    assert [e["method"] for e in made["estimates"]] == [
+        "judge only", "people only", "Rogan-Gladen", "prediction-powered"
+    ]  # fmt: skip
+    assert "200 resamples" in made["estimates"][2]["note"]
+    every = pass_rate(Tally(((30, 10), (5, 55)), 0, 0))[3]  # no case without a label
+    assert every.note == "lambda 0: every case has a human label"
+    same = pass_rate(Tally(((0, 30), (0, 70)), 400, 400))[3]  # the judge passes everything
+    assert same.note == "lambda 0: the judge gave every case the same verdict"
 
 
 @given(st.integers(20, 300), st.integers(20, 300))  # enough of each class to resample
@@ -211,7 +266,11 @@ def test_no_labels_one_class_or_a_chance_judge_is_never_a_number():
     none = Tally(((0, 0), (0, 0)), 30, 40)
     only, people, rg, ppi = pass_rate(none)
     assert only.evaluated and not (people.evaluated or rg.evaluated or ppi.evaluated)
-    assert rg.reason == "no human labels"
+    assert rg.reason == ppi.reason == "no human labels"
+    few = pass_rate(Tally(((0, 0), (0, 1)), 5, 10))[3]
+    assert few.reason == "1 human label: a normal interval needs at least 10"
+    assert pass_rate(Tally(((4, 1), (1, 3)), 5, 10))[3].reason.startswith("9 human labels: ")
+    assert judge_only(Tally(((0, 0), (0, 0)), 0, 0)).reason == "no cases"
     every_pass = Tally(((0, 0), (3, 57)), 300, 400)  # people passed every labelled case
     _, people, rg, ppi = pass_rate(every_pass)
     assert people.value == 1 and people.ci and people.ci[1] <= 1 and people.ci[0] < 1
