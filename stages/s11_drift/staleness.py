@@ -74,7 +74,8 @@ def verbosity_held(first: dict[str, Any], now: dict[str, Any]) -> Rule:
 
 
 def flips_held(start: dict[str, Any], now: dict[str, Any]) -> Rule:
-    threshold = start.get("flip_threshold") or {"share": None, "how": "no threshold recorded"}
+    unset = {"share": None, "how": "not recorded in the baseline"}
+    threshold = start.get("flip_threshold") or unset
     flips, of, share = now["flips"], now["of"], threshold["share"]
     if share is None:
         return Rule(FLIPS, f"not evaluated (threshold {threshold['how']})", "", False)

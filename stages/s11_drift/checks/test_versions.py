@@ -73,6 +73,19 @@ def test_the_equal_length_figure_is_the_regression_intercept_scipy_finds():
     assert result.score == pytest.approx(2.0)
 
 
+def test_scores_that_rose_at_every_length_are_not_blamed_on_length():
+    grew = [20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240]
+    better = [Pair(str(n), 5, 7 + n % 2, g, True) for n, g in enumerate(grew)]
+    found = compare(better)
+    assert found.state == "found" and found.length_ci and found.length_ci[0] > 0
+    assert found.verdict == (
+        "the scores changed, and changed at equal length too: not the length alone"
+    )
+    assert compare(better) == found  # seeded: the same pairs, the same intervals
+    flat = compare([Pair(str(n), 5, 5, g, True) for n, g in enumerate(grew)])
+    assert (flat.state, flat.verdict) == ("not_found", "no change in the scores")
+
+
 @pytest.mark.failure_mode
 def test_pairs_that_could_not_be_scored_are_not_evaluated():
     found = [Pair(str(n), None if n % 4 else 5, 7, 60, True) for n in range(8)]
@@ -104,8 +117,9 @@ def test_files_that_are_not_two_matching_stage_8_reports_are_one_line(
     (tmp_path / "list.json").write_text("[1, 2]")
     a = str(tmp_path / "a.json")
     one_line_error(cli("stages.s11_drift", "compare", a), "give two stage-8 reports, not 1")
+    first = report["results"][0]["id"]
     one_line_error(cli("stages.s11_drift", "compare", a, str(tmp_path / "fewer.json")),
-                   "the runs hold different cases")  # fmt: skip
+                   f"the runs hold different cases, e.g. [{first!r}]")  # fmt: skip
     one_line_error(cli("stages.s11_drift", "compare", a, str(tmp_path / "list.json")),
                    "RUN_B is not a stage-8 report")  # fmt: skip
     with pytest.raises(CourseInputError, match="a result row lacks 'levels'"):

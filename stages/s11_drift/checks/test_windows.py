@@ -143,6 +143,16 @@ def test_the_permutation_p_value_agrees_with_scipys_permutation_test():
     ).pvalue  # fmt: skip
     # two seeded runs of 2000 deals each: they agree to resampling noise (sd about 0.01)
     assert by_chance(before, after, edges) == pytest.approx(theirs, abs=0.04)
+    # windows dealt from one pool: every deal is at least as far apart as they are, and the
+    # p-value is exactly 1, never more
+    same = list(rng.integers(0, 8, 40))
+    assert by_chance(same, same, bins([window("a", same)])) == 1.0
+
+
+def test_two_windows_give_one_shift_and_no_first_to_last_repeat_of_it():
+    two = drift([window("a", range(10)), window("b", range(1, 11))], last=1)
+    assert len(two.shifts) == 1 and two.overall is None
+    assert two.rising.state == "found" and two.rising.rose == (True,)  # one step, one rise
 
 
 def test_windows_drawn_alike_are_rarely_a_shift_though_the_index_often_reads_major():
