@@ -5,7 +5,9 @@ estimates themselves are stage 9's, checked there against judgy and ppi-python."
 import json
 import re
 from pathlib import Path
+from statistics import NormalDist
 
+import numpy as np
 import pytest
 
 from stages.s01_model.cli import FIXTURES
@@ -138,6 +140,64 @@ def test_the_change_keeps_each_version_s_own_error_rates():
     assert rg.value == pytest.approx(0.8 - 0.6)
     assert rg.ci and rg.value is not None and rg.ci[0] < rg.value < rg.ci[1]
     assert ppi.value is not None and ppi.ci and ppi.ci[0] <= ppi.value <= ppi.ci[1]
+
+
+def rows(t: Tally):
+    """A tally as one row per case: (labelled, person, judge); the person is -1 where no
+    person labelled the case."""
+    (tn, fp), (fn, tp) = t.table
+    cells = [(1, 0, 0)] * tn + [(1, 0, 1)] * fp + [(1, 1, 0)] * fn + [(1, 1, 1)] * tp
+    rest = [(0, -1, 1)] * t.passed + [(0, -1, 0)] * (t.unlabelled - t.passed)
+    return np.array(cells + rest)
+
+
+def rogan_gladen_of(table):
+    """Rogan-Gladen on rows, written apart from the module: (p + TNR - 1) / (TPR + TNR - 1)."""
+    labelled = table[table[:, 0] == 1]
+    people, judge = labelled[:, 1] == 1, labelled[:, 2] == 1
+    tpr, tnr = judge[people].mean(), (~judge[~people]).mean()
+    return (table[:, 2].mean() + tnr - 1) / (tpr + tnr - 1)
+
+
+def test_each_change_s_interval_is_the_one_an_independent_computation_gives():
+    before, after = simulate(World(), 21), simulate(World(rate=0.62), 22)
+    people, rg, ppi = differences(before, after)
+    z = NormalDist().inv_cdf(0.975)
+    # people only: the two label sets' normal errors combined
+    shares = [sum(t.table[1]) / t.labelled for t in (before, after)]
+    error = sum(p * (1 - p) / 600 for p in shares) ** 0.5
+    assert people.value == pytest.approx(shares[1] - shares[0])
+    assert people.ci == pytest.approx((people.value - z * error, people.value + z * error))
+    # Rogan-Gladen: a bootstrap of rows, each stratum (labelled, not) resampled within itself
+    rng, drawn = np.random.default_rng(3), []
+    tables = [rows(before), rows(after)]
+    for _ in range(2000):
+        again = []
+        for table in tables:
+            parts = [table[table[:, 0] == k] for k in (1, 0)]
+            again.append(np.vstack([part[rng.integers(0, len(part), len(part))] for part in parts]))
+        drawn.append(
+            np.clip(rogan_gladen_of(again[1]), 0, 1) - np.clip(rogan_gladen_of(again[0]), 0, 1)
+        )
+    assert rg.value == pytest.approx(rogan_gladen_of(tables[1]) - rogan_gladen_of(tables[0]))
+    # two seeded bootstraps of 2000: their ends agree to resampling noise
+    assert rg.ci == pytest.approx(tuple(np.quantile(drawn, [0.025, 0.975])), abs=0.008)
+    # prediction-powered: each side's interval from ppi-python, their errors combined
+    import ppi_py
+
+    sides = []
+    for table in tables:
+        labelled, rest = table[table[:, 0] == 1], table[table[:, 0] == 0]
+        args = (
+            labelled[:, 1].astype(float),
+            labelled[:, 2].astype(float),
+            rest[:, 2].astype(float),
+        )
+        low, high = ppi_py.ppi_mean_ci(*args, alpha=0.05)
+        sides.append((ppi_py.ppi_mean_pointestimate(*args)[0], (high[0] - low[0]) / (2 * z)))
+    assert ppi.value == pytest.approx(sides[1][0] - sides[0][0], rel=1e-3)
+    half = z * (sides[0][1] ** 2 + sides[1][1] ** 2) ** 0.5
+    assert ppi.ci == pytest.approx((ppi.value - half, ppi.value + half), rel=1e-3)
 
 
 def test_the_demo_comparison_shows_the_rise_was_the_judge_s(cli):
