@@ -114,15 +114,16 @@ def correlation_ci(r: float | None, n: int, level: float = LEVEL) -> tuple[float
     """An approximate interval for Spearman's rho over n pairs; None when rho is undefined
     or n < 4.
 
-    Fisher's z: atanh(rho) is close to normal with standard error 1.06 / sqrt(n - 3)
-    (Fieller, Hartley and Pearson's figure for rank correlations); the interval is z plus
+    Fisher's z: atanh(rho) is close to normal with variance 1.06 / (n - 3), a standard
+    error of sqrt(1.06 / (n - 3)) (Fieller, Hartley and Pearson's figure for rank
+    correlations, where Pearson's r has 1 / (n - 3)); the interval is z plus
     and minus its normal quantile, turned back with tanh. A rho of exactly +1 or -1 gives an
     interval that touches it.
     """
     if r is None or n < 4:
         return None
     z = float(np.arctanh(np.clip(r, -1 + 1e-12, 1 - 1e-12)))
-    half = NormalDist().inv_cdf((1 + level) / 2) * 1.06 / (n - 3) ** 0.5
+    half = NormalDist().inv_cdf((1 + level) / 2) * (1.06 / (n - 3)) ** 0.5
     return float(np.tanh(z - half)), float(np.tanh(z + half))
 
 

@@ -1,5 +1,7 @@
 """What calibration finds: each detector on the judge that has the flaw, and on one that has not."""
 
+from pathlib import Path
+
 import pytest
 
 from fakes.judges import (
@@ -16,6 +18,7 @@ from stages.s09_calibration.calibrate import MEASURES, calibrate
 from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.twins import load_twins
 
+STAGE = Path(__file__).resolve().parents[1]
 CASES = load_calibration()
 TWINS = load_twins(CASES)
 
@@ -54,18 +57,48 @@ def test_a_verdict_counts_only_when_it_survives_the_swap(measured):
     assert (biased.swap_consistency, biased.tie) == (0.0, biased.pairs)
     assert steady.swap_consistency == 1.0
     assert biased.calls == 2 * biased.pairs
+    # the finding, and its mirrored half: the steady judge's verdicts all survive, and it is
+    # found to prefer nothing
+    assert biased.state == "found" and biased.verdict == (
+        f"prefers a slot: {biased.pairs} of {biased.pairs} verdicts change with the order"
+    )
+    assert (steady.state, steady.verdict) == ("not_found", "every verdict survives the swap")
+    # equal answers of equal quality: a tie in both orders, which is a verdict that survives
+    assert (steady.bullets, steady.prose, steady.tie) == (0, 0, steady.pairs)
 
 
 def test_self_preference_is_found_in_the_family_judge(measured):
     found = measured["family"].self_preference
-    assert found.state == "found" and found.ci[0] > 0
-    assert "use a judge from another family" in found.verdict
+    assert found.state == "found" and found.ci[0] > 0 and found.gap is not None
+    # the family judge favours bullets (fakes.judges.bullets_family_judge): the verdict says so
+    assert found.verdict == (
+        f"it scores bullets answers {found.gap:.1f} points higher than equal ones: use a judge "
+        f"from another family, or discount its bullets scores by {found.gap:.1f}"
+    )
 
 
 @pytest.mark.failure_mode
 def test_length_bias_is_not_mistaken_for_self_preference(measured):
-    assert measured["biased"].self_preference.state == "not_found"
-    assert measured["steady"].self_preference.state == "not_found"
+    for judge in ("biased", "steady"):
+        found = measured[judge].self_preference
+        assert (found.state, found.verdict) == (
+            "not_found", "no preference for either family's style at equal quality and length"
+        )  # fmt: skip
+
+
+@pytest.mark.failure_mode
+def test_a_correlation_with_length_is_found_in_the_steady_judge_and_not_in_the_biased(measured):
+    # the lesson: the steady judge shows a confound here, longer answers scoring lower,
+    # because this set's long answers are its wordy wrong ones
+    steady = measured["steady"].length_confound
+    assert steady.state == "found" and steady.verdict == "longer answers score lower"
+    assert steady.ci is not None and steady.ci[1] < 0 and steady.spearman is not None
+    lesson = " ".join((STAGE / "README.md").read_text(encoding="utf-8").split())
+    assert "The steady judge shows one here — longer answers score lower" in lesson
+    # and the judge that does pay for length shows none: a correlation is no test of a bias
+    biased = measured["biased"].length_confound
+    assert (biased.state, biased.verdict) == ("not_found", "the score does not follow the length")
+    assert biased.ci is not None and biased.ci[0] < 0 < biased.ci[1]
 
 
 def test_kappa_separates_the_steady_judge_from_the_biased_one(measured):

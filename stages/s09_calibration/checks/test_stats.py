@@ -9,6 +9,7 @@ from scipy import stats as scipy_stats
 from stages.s09_calibration.stats import (
     bootstrap_ci,
     cohen_kappa,
+    correlation_ci,
     excludes_zero,
     flips,
     mean,
@@ -125,3 +126,16 @@ def test_bootstrap_is_reproducible_by_seed_and_degenerate_inputs_are_stated():
 )
 def test_bias_is_real_only_when_the_interval_excludes_zero_either_way(interval, excluded):
     assert excludes_zero(interval) is excluded
+
+
+def test_the_interval_of_rho_worked_by_hand():
+    # rho 0.5 over 28 pairs: z = atanh(0.5) = 0.549306; Fieller, Hartley and Pearson give z a
+    # variance of 1.06 / 25, a standard error of 0.205913; 1.959964 of them is 0.403581;
+    # tanh(0.549306 - 0.403581) = 0.144702, tanh(0.549306 + 0.403581) = 0.741087
+    assert correlation_ci(0.5, 28) == pytest.approx((0.144702, 0.741087), abs=1e-6)
+    assert correlation_ci(-0.5, 28) == pytest.approx((-0.741087, -0.144702), abs=1e-6)
+    narrower = correlation_ci(0.5, 28, level=0.90)  # a lower level, a narrower interval
+    assert narrower is not None and narrower[0] > 0.144702
+    assert correlation_ci(0.5, 3) is None and correlation_ci(None, 28) is None
+    low, high = correlation_ci(1.0, 10) or (0, 0)
+    assert low < high == pytest.approx(1.0)  # a perfect rho: an interval that touches it
