@@ -15,7 +15,7 @@ from fakes.judges import (
 )
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibrate import MEASURES, calibrate
-from stages.s09_calibration.calibration import load_calibration
+from stages.s09_calibration.calibration import GATE, load_calibration
 from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -107,6 +107,16 @@ def test_kappa_separates_the_steady_judge_from_the_biased_one(measured):
     queue = measured["biased"].calibration.queue
     assert len(queue) == measured["biased"].calibration.disagreements > 0
     assert {"question", "answer", "human_score", "judge_score", "reason"} <= set(queue[0].to_json())
+    # each entry says which way the judge erred, read here from its score and the person's label
+    ways = {
+        (True, False): "the judge passes what a person failed",
+        (False, True): "the judge fails what a person passed",
+    }
+    for entry in queue:
+        judged, person = entry.judge_score >= GATE, entry.case.human_pass
+        assert entry.disagreement == ways[(judged, person)], entry.case.id
+    # the biased judge over-passes: its queue holds passes people failed, and no other kind
+    assert {entry.disagreement for entry in queue} == {"the judge passes what a person failed"}
 
 
 @pytest.mark.failure_mode
