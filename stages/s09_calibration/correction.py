@@ -42,7 +42,7 @@ from stages.s09_calibration.estimates import (
     prediction_powered,
     wilson,
 )
-from stages.s09_calibration.stats import LEVEL, RESAMPLES
+from stages.s09_calibration.stats import LEVEL, RESAMPLES, percentile_interval
 
 SEED = 16
 
@@ -149,8 +149,7 @@ def rogan_gladen(
             f"{tpr + tnr - 1:.2f}, and in {undefined} of {resamples} resamples the labels had "
             "one class only or the judge was no better than chance",
         )
-    tail = (1 - level) / 2
-    low, high = np.quantile(np.clip(values, 0.0, 1.0), [tail, 1 - tail])
+    low, high = percentile_interval(np.clip(values, 0.0, 1.0), level)
     note = f"TPR {tpr:.2f}, TNR {tnr:.2f}; {resamples} resamples (seed {seed})"
     if not 0.0 <= raw <= 1.0:
         note += f"; the raw correction {raw:.3f} was cut to the nearest bound"

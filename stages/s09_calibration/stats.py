@@ -51,9 +51,16 @@ def bootstrap_ci(
     if data.size == 0:
         return None
     rng = np.random.default_rng(seed)
-    means = bootstrap_means(data, rng, resamples)
+    return percentile_interval(bootstrap_means(data, rng, resamples), level)
+
+
+def percentile_interval(
+    replicates: Sequence[float] | np.ndarray[Any, Any], level: float = LEVEL
+) -> tuple[float, float]:
+    """The middle `level` of bootstrap replicates: from their (1 - level) / 2 quantile to
+    their (1 + level) / 2 one. Needs at least one replicate."""
     tail = (1 - level) / 2
-    low, high = np.quantile(means, [tail, 1 - tail])
+    low, high = np.quantile(np.asarray(replicates, dtype=float), [tail, 1 - tail])
     return float(low), float(high)
 
 
@@ -190,5 +197,4 @@ def intercept_ci(
         intercept(a[picks].tolist(), b[picks].tolist())
         for picks in rng.integers(0, a.size, size=(resamples, a.size))
     ]
-    low, high = np.quantile([e for e in estimates if e is not None], [0.025, 0.975])
-    return float(low), float(high)
+    return percentile_interval([e for e in estimates if e is not None])

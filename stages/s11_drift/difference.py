@@ -32,7 +32,7 @@ from stages.s08_eval.findings import Finding
 from stages.s08_eval.levels import PASS_MARK
 from stages.s09_calibration.correction import SEED, Tally, made, pass_rate, replicates
 from stages.s09_calibration.estimates import Estimate, bounded, not_evaluated, z_value
-from stages.s09_calibration.stats import LEVEL, RESAMPLES
+from stages.s09_calibration.stats import RESAMPLES, percentile_interval
 from stages.s11_drift.corrected import LabelColumns, correct, read_labels, verdicts
 from stages.s11_drift.versions import Comparison, compare, demo_runs, pairs
 from stages.s11_drift.versions import render as render_versions
@@ -92,10 +92,8 @@ def _corrected_change(
     if lost_a or lost_b:
         return not_evaluated(method, f"{lost_a + lost_b} resamples had no correction")
     change = np.clip(b, 0.0, 1.0) - np.clip(a, 0.0, 1.0)
-    tail = (1 - LEVEL) / 2
-    low, high = np.quantile(change, [tail, 1 - tail])
     note = f"{RESAMPLES} resamples of each version (seed {seed})"
-    return Estimate(method, second.value - first.value, (float(low), float(high)), note=note)
+    return Estimate(method, second.value - first.value, percentile_interval(change), note=note)
 
 
 # ---- the compare command ---------------------------------------------------------------

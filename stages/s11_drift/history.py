@@ -33,7 +33,7 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibrate import SEED, Run
 from stages.s09_calibration.calibration import CALIBRATION_FILE, GATE
 from stages.s09_calibration.rubrics import Rubric, prompt
-from stages.s09_calibration.stats import LEVEL, RESAMPLES, cohen_kappa
+from stages.s09_calibration.stats import RESAMPLES, cohen_kappa, percentile_interval
 from stages.s09_calibration.twins import TWINS_FILE
 from stages.s10_real_judge import prompts
 
@@ -86,8 +86,7 @@ def kappa_interval(
     defined = [k for k in kappas if k is not None]
     if len(defined) < resamples / 2:
         return None
-    low, high = np.quantile(defined, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
-    return float(low), float(high)
+    return percentile_interval(defined)
 
 
 def figures(run: Run) -> dict[str, Any]:
