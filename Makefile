@@ -15,7 +15,7 @@ JUNK   += mutants
 EXTRAS := dev,real
 # <<<
 
-.PHONY: report check lint typecheck test progress exercise mutate clean
+.PHONY: report check lint typecheck test progress exercise mutate next reset diff clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
@@ -30,8 +30,10 @@ report: $(STAMP)
 	done
 
 # The parts of `check` run two at a time; with GNU make 4 or later each part's output is shown
-# whole when it ends, so the checks' dots and the exercises' lines do not mix.
+# whole when it ends, so the checks' dots and the exercises' lines do not mix. STAGE=N runs
+# one stage's checks and exercises only (ruff and mypy still read everything).
 CHECKS := lint typecheck test
+STAGE_DIR = $(wildcard stages/s$(shell printf %02d $(STAGE) 2>/dev/null)_*)
 check:
 	@$(MAKE) --no-print-directory -j 2 $(if $(filter output-sync,$(.FEATURES)),-Otarget) $(CHECKS)
 
@@ -44,11 +46,20 @@ typecheck: $(STAMP)
 
 # Three workers on two cores: many checks spend their time waiting on a child process.
 test: $(STAMP)
-	$(PY) -m pytest -n 3
+	$(PY) -m pytest -n 3 $(if $(STAGE),$(if $(STAGE_DIR),$(STAGE_DIR)/checks,$(error STAGE=$(STAGE): no such stage here)))
 
 # Which stage this checkout is at, whether its checks pass, which exercises you have done.
 progress: $(STAMP)
-	@$(PY) scripts/progress.py
+	@$(PY) scripts/progress.py $(if $(NO_CHECKS),--no-checks)
+
+# Moving through the tags: what this one adds, this stage's files put back (after asking),
+# and the next tag with the checks you wrote.
+diff: $(STAMP)
+	@$(PY) scripts/tags.py diff
+reset: $(STAMP)
+	@$(PY) scripts/tags.py reset $(if $(YES),--yes)
+next: $(STAMP)
+	@$(PY) scripts/tags.py next
 
 # The student's exercises: the next one, or ID=...; a prediction with PREDICT=N (or a name).
 exercise: $(STAMP)
@@ -58,7 +69,7 @@ CHECKS += mutate
 # The maintainers' proof: every planted bug turns its claimed check red, each on a temporary
 # copy of the tree (at a tag, a write exercise's bug instead passes every check there).
 mutate: $(STAMP)
-	$(PY) scripts/mutate.py
+	$(PY) scripts/mutate.py $(if $(STAGE),--stage $(STAGE))
 # >>> stage 8
 
 .PHONY: mutmut

@@ -149,13 +149,24 @@ class SilentJudge:
 
 
 class HangingJudge:
-    """A judge that never answers: every call waits for ever (until the process ends)."""
+    """A judge that never answers: every call waits for ever (until the process ends).
+
+    `calls` counts the calls begun on any HangingJudge in this process: a command builds its
+    own from the SPEC, and a check reads here how many calls were left waiting.
+    """
+
+    calls = 0  # on the class, for the reason above
+    lock = threading.Lock()
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        threading.Event().wait()
-        raise AssertionError("unreachable")
+        return self.hang()
 
     def compare(self, task: str, first: str, second: str) -> str:
+        return self.hang()
+
+    def hang(self) -> str:
+        with HangingJudge.lock:
+            HangingJudge.calls += 1  # a subclass's instance counts here too
         threading.Event().wait()
         raise AssertionError("unreachable")
 

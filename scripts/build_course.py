@@ -23,6 +23,7 @@ revision gives the same tree and commit hashes.
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shutil
 import subprocess
@@ -69,14 +70,16 @@ class Blob:
     data: bytes
 
 
-def unmark(path: str, text: str, tag: int) -> str:
-    """Keep the blocks of stages up to `tag` (markers removed); drop later ones and main's."""
+def unmark(path: str, text: str, tag: int, main: bool = False) -> str:
+    """Keep the blocks of stages up to `tag` (markers removed); drop later ones, and main's
+    unless `main` (a reference check, kept whole to be shown once the student's is proven)."""
 
     def keep(match: re.Match[str]) -> str:
         body = match.group("body")
         if LEFTOVER.search(body):
             raise CourseInputError(f"{path}: a marked block inside another: {match.group(0)!r}")
-        wanted = match.group("stage") is not None and int(match.group("stage")) <= tag
+        stage = match.group("stage")
+        wanted = int(stage) <= tag if stage is not None else main
         return body if wanted else ""
 
     marked = text
@@ -93,10 +96,11 @@ def unmark(path: str, text: str, tag: int) -> str:
     return re.sub("\n\n\n+", "\n\n", text).rstrip("\n") + "\n"
 
 
-def tidy_python(path: str, text: str) -> str:
+def tidy_python(path: str, text: str, rules: str = "I") -> str:
     """Python with its blocks cut, as the pinned ruff sorts its imports and lays it out: where
-    a block was, the blank lines ruff asks for around a marker comment are out of place."""
-    for command in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
+    a block was, the blank lines ruff asks for around a marker comment are out of place. With
+    `rules` "I,F401", an import left unused goes too."""
+    for command in (["check", "--select", rules, "--fix", "--quiet"], ["format", "--quiet"]):
         result = subprocess.run(
             [*RUFF, *command, "--stdin-filename", path, "-"],
             cwd=ROOT, input=text, capture_output=True, text=True, check=False,
@@ -128,6 +132,50 @@ def keep_rows(readme: str, tag: int) -> str:
     return with_table(readme, table.replace("\0\n", ""))
 
 
+SOLUTIONS = "mutations/solutions"
+SOLUTIONS_README = """# Reference checks
+
+The course's own check for each *write the check* exercise up to this stage, one file each,
+named as the file you write yours in. `make exercise ID=...` shows one beside yours once
+yours is proven: write yours first, then compare.
+"""
+
+
+def reference(path: str, text: str, name: str, tag: int) -> str:
+    """A write exercise's check file as its reference: main's blocks kept, the stub the tag
+    gives (`return`, then pytest.skip) cut from the end of the check, and a docstring that
+    says what the file is."""
+    text = unmark(path, text, tag, main=True)
+    module = ast.parse(text)
+    check = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    *_, done, stub = check.body
+    if not isinstance(done, ast.Return) or not isinstance(stub, ast.Expr):
+        raise CourseInputError(f"{path}: {name} does not end with `return`, then its stub")
+    lines = text.splitlines(keepends=True)
+    del lines[done.lineno - 1 : stub.end_lineno]
+    text = "".join(lines)
+    docstring = ast.get_docstring(module, clean=False) or ""
+    about = docstring.split("\n\n", 1)[0]
+    text = text.replace(
+        docstring, f"{about}\n\nThe course's reference check for this exercise.\n", 1
+    )
+    return tidy_python(path, text, "I,F401")
+
+
+def solutions(files: dict[str, Blob], tag: int) -> dict[str, Blob]:
+    """The reference checks of the write exercises up to `tag`, for the tag's SOLUTIONS."""
+    manifest = "mutations/exercises.toml"
+    found = {}
+    for entry in parse_toml(files[manifest].data.decode("utf-8"), manifest).get("exercise", []):
+        if entry.get("kind") == "write" and entry["stage"] <= tag:
+            path, name = entry["check"].split("::", 1)
+            text = reference(path, files[path].data.decode("utf-8"), name, tag)
+            found[f"{SOLUTIONS}/{Path(path).name}"] = Blob("100644", text.encode("utf-8"))
+    if found:
+        found[f"{SOLUTIONS}/README.md"] = Blob("100644", SOLUTIONS_README.encode("utf-8"))
+    return found
+
+
 REWRITES: dict[str, Callable[[str, str, int], str]] = {
     "course.toml": lambda path, text, tag: keep_entries(path, text, "stage", "number", tag),
     "mutations/exercises.toml": lambda path, text, tag: keep_entries(
@@ -153,7 +201,7 @@ def tree_at(course: Course, files: dict[str, Blob], stage: Stage) -> dict[str, B
         if rewrite := REWRITES.get(path):
             text = rewrite(path, text, stage.number)
         tree[path] = Blob(blob.mode, text.encode("utf-8"))
-    return tree
+    return tree | solutions(files, stage.number)
 
 
 def dependency_names(pyproject: bytes) -> set[str]:

@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,11 +68,13 @@ class Course:
     paths: tuple[str, ...]  # what every stage needs: the top-level files
     stages: tuple[Stage, ...]
     maintainers: tuple[str, ...]  # tools that build and check the tags; no tag carries them
+    generated: tuple[str, ...] = ()  # folders the build fills at each tag (ending in "/")
 
     def owner(self, path: str) -> int | None:
-        """The number of the stage that brings `path`; 0 for the course's own files; None if
-        nothing in the manifest claims it (the maintainers' tools included)."""
-        if path in self.paths:
+        """The number of the stage that brings `path`; 0 for the course's own files and for
+        what the build writes into a tag; None if nothing in the manifest claims it (the
+        maintainers' tools included)."""
+        if path in self.paths or path.startswith(self.generated):
             return 0
         return next((stage.number for stage in self.stages if stage.owns(path)), None)
 
@@ -110,6 +113,7 @@ def course_from(data: dict[str, Any]) -> Course:
         _strings(data.get("course", {}).get("paths"), f"{MANIFEST}: course.paths"),
         tuple(stages),
         _strings(data.get("maintainers", {}).get("paths", []), f"{MANIFEST}: maintainers.paths"),
+        _strings(data.get("course", {}).get("generated", []), f"{MANIFEST}: course.generated"),
     )
 
 
@@ -122,42 +126,47 @@ class Figures:
     exercises: int = 0
 
 
-# One collection, in a process of its own, that says of each check whether it holds a failure
-# mode: the node id, then 1 or 0, on a line that starts with a tab.
+# One collection, in a process of its own, that gives each check with the course's marks it
+# carries: the node id, then the marks, comma-separated, on a line that starts with a tab.
+MARKS = ("failure_mode", "golden")
 COLLECT = """
 import sys, pytest
+MARKS = {marks!r}
 class Marks:
     def pytest_collection_finish(self, session):
         for item in session.items:
-            print(f"\\t{item.nodeid}\\t{int(item.get_closest_marker('failure_mode') is not None)}")
-args = ["--collect-only", "-q", "-o", "addopts=", "-p", "no:cacheprovider"]
+            marks = [mark for mark in MARKS if item.get_closest_marker(mark) is not None]
+            print(f"\\t{{item.nodeid}}\\t{{','.join(marks)}}")
+args = ["--collect-only", "-q", "-o", "addopts=", "-p", "no:cacheprovider", *sys.argv[1:]]
 sys.exit(pytest.main(args, plugins=[Marks()]))
 """
 
 
-def collected(root: Path) -> list[tuple[str, bool]]:
-    """Every check pytest collects in `root`, and whether it is marked `failure_mode`."""
+def collected(root: Path, paths: tuple[str, ...] = ()) -> list[tuple[str, frozenset[str]]]:
+    """Every check pytest collects in `root` (or in `paths` there), in collection order, with
+    the course's marks it carries (MARKS: `failure_mode`, `golden`)."""
     result = subprocess.run(
-        [sys.executable, "-c", COLLECT], cwd=root, capture_output=True, text=True, check=False
-    )
+        [sys.executable, "-c", COLLECT.format(marks=MARKS), *paths],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
     if result.returncode not in (0, 5):  # 5: nothing collected
         tail = (result.stdout + result.stderr).strip().splitlines()[-3:]
         raise CourseInputError(f"{root}: pytest could not collect the checks: {' | '.join(tail)}")
     found = [line.split("\t")[1:] for line in result.stdout.splitlines() if line[:1] == "\t"]
-    return [(node, marked == "1") for node, marked in found]
+    return [(node, frozenset(filter(None, marks.split(",")))) for node, marks in found]
 
 
 def figures(root: Path = ROOT) -> dict[int, Figures]:
     """Each stage's figures, from one collection of every check; under 0, the course's own."""
     course = load_course(root)
     counts = {0: [0, 0, 0]} | {stage.number: [0, 0, 0] for stage in course.stages}
-    for node, failure_mode in collected(root):
+    for node, marks in collected(root):
         owner = course.owner(node.split("::", 1)[0])
         # the maintainers' own checks belong to no tag; a check the student writes for an
         # exercise is a skipped stub at the tag, and counts as the exercise it is
         if owner is not None and "/test_exercise_" not in node:
             counts[owner][0] += 1
-            counts[owner][1] += failure_mode
+            counts[owner][1] += "failure_mode" in marks
     for exercise in load_toml(root / "mutations" / "exercises.toml").get("exercise", []):
         if exercise.get("stage") not in {stage.number for stage in course.stages}:
             raise CourseInputError(
@@ -187,25 +196,35 @@ def path_table(course: Course, by_stage: dict[int, Figures]) -> str:
     return TABLE_HEAD + "".join(rows)
 
 
-def junit_results(path: Path) -> dict[str, str]:
-    """Node id -> passed | failed | skipped, for every test case pytest reported."""
+def junit_cases(path: Path) -> Iterator[tuple[str, ElementTree.Element]]:
+    """(node id, its <testcase> element) for every test case pytest reported."""
     if not path.exists():
-        return {}
-    results = {}
+        return
     for case in ElementTree.parse(path).iter("testcase"):
         classname, name = case.get("classname", ""), case.get("name", "")
-        if not classname:
-            continue  # a collection error, reported against the module
-        node = classname.replace(".", "/") + ".py::" + name
+        if classname:  # else a collection error, reported against the module
+            yield classname.replace(".", "/") + ".py::" + name, case
+
+
+def junit_results(path: Path) -> dict[str, str]:
+    """Node id -> passed | failed | skipped, for every test case pytest reported."""
+    results = {}
+    for node, case in junit_cases(path):
         tags = {child.tag for child in case}
-        results[node] = (
-            "failed"
-            if tags & {"failure", "error"}
-            else "skipped"
-            if "skipped" in tags
-            else "passed"
-        )
+        red, skipped = bool(tags & {"failure", "error"}), "skipped" in tags
+        results[node] = "failed" if red else "skipped" if skipped else "passed"
     return results
+
+
+def junit_messages(path: Path) -> dict[str, str]:
+    """Node id -> the first line of its failure (or error) message, for every red check."""
+    messages = {}
+    for node, case in junit_cases(path):
+        for child in case:
+            if child.tag in ("failure", "error"):
+                text = (child.get("message") or child.text or "").strip()
+                messages[node] = text.split("\n", 1)[0]
+    return messages
 
 
 def table_in(readme: str) -> str:

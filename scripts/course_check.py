@@ -4,12 +4,14 @@
 
 Without TAGs, the README's student path too: its commands as written, from a fresh clone of
 this repository to a green stage-01 (student_path). For each tag (all `stage-*` tags by
-default): a temporary worktree of the built repository at
-that tag, then `make check` there, which runs ruff, mypy, the tag's checks and, from the first
-stage that has them, the tag's own mutation exercises. One line per tag with the result and
-the time; the number of checks pytest passed must equal the total the tag's README table
-gives. Exit 1 if any tag is red. Two tags are checked at a time by default (`make
-course-check`); each in its own worktree, from its own files.
+default): a temporary worktree of the built repository at that tag, then `make check` there,
+which runs ruff, mypy, the tag's checks and the tag's own mutation exercises; the number of
+checks pytest passed must equal the total the tag's README table gives. Then a scripted
+student in a clone of its own (as_a_student): the checks of earlier stages written, one
+prediction right and one wrong, this stage's check written and proven, `make check` green
+with every written check KILLED, and `make next` to the next tag, where the credits and the
+checks are found. One line per tag with the result and the time. Exit 1 if any tag is red.
+Two tags are checked at a time by default (`make course-check`), each from its own files.
 
 Virtual environments are shared between tags whose pyproject.toml is byte for byte the same
 (kept in build/venvs/, named by its hash), so a tag never runs with a dependency it does not
@@ -37,7 +39,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.build_course import DEFAULT_OUT, git  # noqa: E402
 from scripts.course import ROW, table_in  # noqa: E402
-from scripts.mutate import load_manifest  # noqa: E402
+from scripts.manifest import is_stub, load_manifest  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 VENVS = ROOT / "build" / "venvs"
@@ -99,49 +101,94 @@ def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
         if green and claimed != checks:
             green, summary = False, f"{summary}; its README table says {claimed}"
         if green:
-            green, solved = as_a_student(tree, venv / "bin" / "python", tag, env)
-            summary += f"; {solved}"
+            try:
+                summary += f"; {as_a_student(course, tag, venv, env, scratch)}"
+            except CourseInputError as error:
+                green, summary = False, f"{summary}; {error} (see {tag}.student.log)"
         return green, summary
     finally:
         with WORKTREES:
             git("worktree", "remove", "--force", str(tree), cwd=course)
 
 
-def as_a_student(tree: Path, python: Path, tag: str, env: dict[str, str]) -> tuple[bool, str]:
-    """The tag's write exercises solved: each reference check (this repository's) copied into
-    place proves its exercise there. Then a scripted student predicts one exercise and has one
-    check verified, and `make progress` must credit exactly those two."""
+def make(tree: Path, venv: Path, env: dict[str, str], log: Path, *args: str) -> str:
+    """`make ARGS` in `tree` with the shared environment, as a student types it; its output
+    (appended to `log`), or an error naming the command when it fails."""
+    done = subprocess.run(["make", "--no-print-directory", f"VENV={venv}", *args], cwd=tree,
+                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    with log.open("a") as handle:
+        handle.write(f"$ make {' '.join(args)}\n{done.stdout}{done.stderr}\n")
+    if done.returncode != 0:
+        raise CourseInputError(f"make {' '.join(args)} exited {done.returncode}")
+    return done.stdout
+
+
+def numbered(shown: str) -> dict[str, tuple[int, bool]]:
+    """The checks `make exercise ID=...` lists for a prediction: node id -> its number, and
+    whether it is marked golden."""
+    found, module = {}, ""
+    for line in shown.splitlines():
+        if re.fullmatch(r"  \S+\.py", line):
+            module = line.strip()
+        elif match := re.fullmatch(r"    +(\d+)  (\S+)(  \(golden\))?", line):
+            found[f"{module}::{match.group(2)}"] = (int(match.group(1)), bool(match.group(3)))
+    return found
+
+
+def as_a_student(course: Path, tag: str, venv: Path, env: dict[str, str], scratch: Path) -> str:
+    """A scripted student in a clone of the course at `tag`, who has the checks of earlier
+    stages from before: predicts one exercise right and one wrong, writes this stage's check
+    (the reference, stub removed) and proves it, runs `make check` (green, every written check
+    KILLED), moves on with `make next` and finds the three credits and the checks there."""
+    tree, log = scratch / f"{tag}-student", LOGS / f"{tag}.student.log"
+    log.write_text("")
+    git("clone", "-q", "--shared", str(course), str(tree), cwd=scratch)
+    git("checkout", "-q", tag, cwd=tree)
+    venv_for(tree)  # its stamp touched: newer than the pyproject.toml just checked out
     number = int(tag.split("-")[1])
     exercises = load_manifest(tree / "mutations" / "exercises.toml")
-    writes = [e for e in exercises if e.kind == "write" and e.stage == number]
-    predicts = [e for e in exercises if e.kind == "predict"]
-    if not writes or not predicts:
-        return False, "needs a write exercise of its own stage and a predict exercise"
-    for exercise in writes:
-        path = exercise.check.split("::", 1)[0]
-        (tree / path).write_bytes(git("show", f"HEAD:{path}", cwd=ROOT))
-    log = LOGS / f"{tag}.student.log"
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([str(python), *args], cwd=tree, env=env, capture_output=True,
-                              text=True, check=False)  # fmt: skip
-        with log.open("a") as handle:
-            handle.write(f"$ {' '.join(args)}\n{done.stdout}{done.stderr}\n")
-        return done
-
-    log.write_text("")
-    proof = run("scripts/mutate.py", "--solved", *(e.id for e in writes))
-    if proof.returncode != 0:
-        return False, f"a write exercise is not solvable with its reference (see {log.name})"
-    record = str(tree.parent / f"{tag}.student.json")
-    predicted = run("scripts/exercise.py", predicts[0].id, "--predict", predicts[0].check,
-                    "--record", record)  # fmt: skip
-    written = run("scripts/exercise.py", writes[0].id, "--record", record)
-    shown = run("scripts/progress.py", "--no-checks", "--record", record)
-    credited = f"exercises: 2 of {len(exercises)} done"
-    if predicted.returncode or written.returncode or credited not in shown.stdout:
-        return False, f"the scripted student was not credited two (see {log.name})"
-    return True, f"{len(writes)} write exercises solvable; a scripted student credited 2"
+    writes = [e for e in exercises if e.kind == "write"]
+    right, wrong = [e for e in exercises if e.stage == number and e.kind == "predict"][:2]
+    for written in writes:  # earlier stages' from before, and this stage's, written now
+        reference = tree / "mutations" / "solutions" / Path(written.check_file).name
+        if written.stage < number:
+            (tree / written.check_file).write_bytes(reference.read_bytes())
+    checks = numbered(make(tree, venv, env, log, "exercise", f"ID={right.id}"))
+    said = make(
+        tree, venv, env, log, "exercise", f"ID={right.id}", f"PREDICT={checks[right.check][0]}"
+    )
+    if f"You predicted {right.check}: right." not in said:
+        raise CourseInputError(f"a prediction of {right.id}'s own check was not right")
+    checks = numbered(make(tree, venv, env, log, "exercise", f"ID={wrong.id}"))
+    golden = [node for node, (_, marked) in checks.items() if marked]  # from stage 8 on
+    other = (golden or [node for node in checks if node not in wrong.own])[0]
+    said = make(tree, venv, env, log, "exercise", f"ID={wrong.id}", f"PREDICT={checks[other][0]}")
+    if f"You predicted {other}: wrong." not in said:
+        raise CourseInputError(f"a prediction of {other} for {wrong.id} was not wrong")
+    for written in (e for e in writes if e.stage == number):
+        reference = tree / "mutations" / "solutions" / Path(written.check_file).name
+        (tree / written.check_file).write_bytes(reference.read_bytes())
+        said = make(tree, venv, env, log, "exercise", f"ID={written.id}")
+        if not said.startswith(f"verified: {written.check}"):
+            raise CourseInputError(f"the reference check of {written.id} was not verified")
+    said = make(tree, venv, env, log, "check")
+    proven = re.search(r"^(\d+) of (\d+) KILLED$", said, re.M)
+    if proven is None or proven.group(1) != proven.group(2):
+        raise CourseInputError("with its checks written, make check did not prove them all KILLED")
+    said = make(tree, venv, env, log, "next")
+    after = f"stage-{number + 1:02d}"
+    if "there is no next tag" in said:
+        return f"a scripted student: {proven.group(0)}, make check green; the last tag"
+    credits = make(tree, venv, env, log, "progress", "NO_CHECKS=1")
+    moved = [e for e in writes if e.stage <= number]
+    still = [e.id for e in moved if is_stub(e, tree)]
+    done = re.search(r"^exercises: 3 of \d+ done$", credits, re.M)
+    if not said.startswith(f"now at {after}") or still or done is None:
+        raise CourseInputError(f"at {after} after make next: credits or checks missing")
+    return (
+        f"a scripted student: {proven.group(0)}, make check green; make next: {after} with "
+        f"{len(moved)} written checks and 3 credits"
+    )
 
 
 def student_path(scratch: Path) -> tuple[bool, str]:

@@ -1,61 +1,70 @@
 """The student's exercises: the next one to do, and the proof that you did it.
 
-    make exercise                     the next exercise of this stage you have not done
-    make exercise ID=...              one exercise: what it asks, and how to answer
+    make exercise                     the next exercise of this checkout you have not done
+    make exercise ID=...              one exercise: what it asks; for a check you wrote, the proof
     make exercise ID=... PREDICT=N    predict: the check you expect to turn red (number or name)
 
     (python scripts/exercise.py [ID] [--predict CHECK] [--record FILE] is the same command.)
 
-Every exercise plants one bug, an exact find/replace in one file (mutations/exercises.toml):
+Every exercise plants one bug, an exact find/replace in one file (mutations/exercises.toml,
+which holds the answers: use this command instead of reading it):
 
-    predict  you see the bug and a hint, not its check, and name the check of the stage you
-             expect to turn red. The bug is planted in a temporary copy and the stage's
-             checks run there: you see every check that turned red, and whether yours did.
-             Right or wrong, the prediction is credited: it is the thinking that counts.
-    write    no check at this tag catches the bug: the check that would is yours to write,
-             in the file the exercise names, where a stub is skipped until you do. Then the
-             same command proves it on temporary copies: your check must pass on the code as
-             it is, and fail with the bug planted. Only then is it credited.
+    predict  you see the bug and a hint, not its check, and name the check you expect to turn
+             red. The bug is planted in a temporary copy and the checks of the stage run there,
+             beside the same checks on an unmutated copy: you see each check the bug turned
+             red, with the first line of what it said, and the check the exercise names. You
+             are right when you named that check (or one the exercise lists beside it), never
+             merely one that turned red too. Right or wrong, the prediction is credited.
+    write    no check at this tag catches the bug: the check that would is yours to write, in
+             the file the exercise names, whose stub skips until you do. Then the same command
+             proves it on temporary copies: your check must pass on the code as it is, and fail
+             with the bug planted. Only then is it credited, and the course's reference check
+             is shown beside yours.
 
-Credits go to build/progress/student.json (ignored by git), which `make progress` reads; only
-this command writes it, never the course's own checks or `make mutate`. A credit goes stale
-when the exercise, the file it mutates or the check changes. Nothing tracked is written.
+Credits go to .progress/student.json (ignored by git, left alone by a checkout and by `make
+clean`), which `make progress` reads; only this command writes it. A credit keeps what was
+proven: the prediction and what turned red, or the check you wrote; it goes stale only when
+the exercise or the code its bug is planted in changes (scripts/manifest.py, fingerprint).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import difflib
 import json
 import os
-import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
-from scripts.course import load_course  # noqa: E402
-from scripts.mutate import (  # noqa: E402
+from scripts.copies import Limit, Run, Runner, interruptible  # noqa: E402
+from scripts.course import collected, load_course  # noqa: E402
+from scripts.manifest import (  # noqa: E402
     MANIFEST,
     Exercise,
-    Runner,
     belongs,
     claimed,
     fingerprint,
+    is_stub,
     load_manifest,
     plant,
 )
 from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
-STUDENT = ROOT / "build" / "progress" / "student.json"  # untracked: the student's credits
+STUDENT = ROOT / ".progress" / "student.json"  # untracked: the student's credits
+SOLUTIONS = "mutations/solutions"  # at a tag: the reference checks, written by the build
+GOLDEN = "golden"  # the mark of a check that holds a whole output to a reviewed copy
 
 
 def current(exercises: list[Exercise], root: Path = ROOT) -> list[Exercise]:
-    """The exercises of the stages this checkout has (all of them, at a tag)."""
+    """The exercises of the stages this checkout has (all of them, on main)."""
     have = {stage.number for stage in load_course(root).stages}
     return [exercise for exercise in exercises if exercise.stage in have]
 
@@ -79,24 +88,24 @@ def credit(path: Path, exercise: Exercise, entry: dict[str, Any]) -> None:
     os.replace(partial, path)
 
 
-def done(record: dict[str, Any], exercise: Exercise) -> bool:
-    """Whether the record credits this exercise on the files as they are now."""
+def done(record: dict[str, Any], exercise: Exercise, root: Path = ROOT) -> bool:
+    """Whether the record credits this exercise, earned on the exercise as it is now."""
     entry = record.get(exercise.id)
-    return isinstance(entry, dict) and entry.get("fingerprint") == fingerprint(exercise)
+    return isinstance(entry, dict) and entry.get("fingerprint") == fingerprint(exercise, root)
 
 
-def stage_checks(exercise: Exercise, root: Path = ROOT) -> list[str]:
-    """The checks a prediction chooses from, in file order, each parametrised check once:
-    those of the exercise's stage, and those of the file its check is in (which may be an
-    earlier stage's). Student-written checks are not among them."""
+def stage_checks(exercise: Exercise, root: Path = ROOT) -> list[tuple[str, bool]]:
+    """The checks a prediction chooses from, grouped by module, each parametrised check once,
+    and whether it holds a whole output to a reviewed copy: those of the exercise's stage, and
+    those of the file its check is in (which may be an earlier stage's). The checks students
+    write are not among them."""
     folder = f"{load_course(root).stage(exercise.stage).directory}/checks"
-    listed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=",
-         "-p", "no:cacheprovider", folder, exercise.check.split("::", 1)[0]],
-        cwd=root, capture_output=True, text=True, check=False,
-    ).stdout  # fmt: skip
-    nodes = [line.split("[", 1)[0] for line in listed.splitlines() if "::" in line]
-    return [node for node in dict.fromkeys(nodes) if "/test_exercise_" not in node]
+    found: dict[str, bool] = {}
+    for node, marks in collected(root, (folder, exercise.check_file)):
+        if "/test_exercise_" not in node:
+            found.setdefault(node.split("[", 1)[0], GOLDEN in marks)
+    files = list(dict.fromkeys(node.split("::", 1)[0] for node in found))
+    return sorted(found.items(), key=lambda item: files.index(item[0].split("::", 1)[0]))
 
 
 def diff(exercise: Exercise, root: Path = ROOT) -> str:
@@ -123,6 +132,21 @@ def chosen(prediction: str, checks: list[str]) -> str:
     return named[0]
 
 
+def listing(checks: list[tuple[str, bool]]) -> str:
+    """The checks, numbered, under the module they are in."""
+    lines, module = [], ""
+    for number, (node, golden) in enumerate(checks, start=1):
+        path, name = node.split("::", 1)
+        if path != module:
+            lines.append(f"  {path}")
+            module = path
+        lines.append(f"    {number:>3}  {name}" + ("  (golden)" if golden else ""))
+    if any(golden for _, golden in checks):
+        lines.append("  (golden): it holds a whole output to a reviewed copy, so any change at")
+        lines.append("  all turns it red; it names no one failure")
+    return "\n".join(lines)
+
+
 def show(exercise: Exercise, record: dict[str, Any]) -> None:
     """What the exercise asks, and the command that answers it."""
     state = "done" if done(record, exercise) else "not done yet"
@@ -131,61 +155,138 @@ def show(exercise: Exercise, record: dict[str, Any]) -> None:
     print(f"hint: {exercise.hint}\n")
     if exercise.kind == "predict":
         print("Which of these checks will turn red with this bug planted?")
-        for number, node in enumerate(stage_checks(exercise), start=1):
-            print(f"  {number:>3}  {node}")
+        print(listing(stage_checks(exercise)))
         print(f"\nanswer with: make exercise ID={exercise.id} PREDICT=N")
+    elif is_stub(exercise):
+        name = exercise.check.split("::", 1)[1]
+        print(f"No check at this stage catches it. Write the one that does: in "
+              f"{exercise.check_file},\nreplace the pytest.skip line of {name} with a check "
+              "that passes on the code as it is\nand fails with this bug planted. Then prove "
+              f"it: make exercise ID={exercise.id}")  # fmt: skip
     else:
-        file = exercise.check.split("::", 1)[0]
-        print(f"No check at this stage catches it. Write the one that does in {file}")
-        print(f"(replace its pytest.skip line), then run: make exercise ID={exercise.id}")
+        print(f"Your check in {exercise.check_file} is written: prove it with")
+        print(f"make exercise ID={exercise.id}")
+
+
+def side_by_side(runner: Runner, exercise: Exercise) -> tuple[Run, Run]:
+    """The stage's checks on an unmutated copy and, beside it, on a copy with the bug planted;
+    the planted run may take ten times what the unmutated one took."""
+    files = sorted({node.split("::", 1)[0] for node, _ in stage_checks(exercise)})
+    clean, planted = runner.copy("unmutated"), runner.copy(exercise.id)
+    problem = plant(planted, exercise)
+    if problem is not None:
+        raise CourseInputError(f"exercise {exercise.id}: cannot plant the bug: {problem}")
+    limit = Limit()
+
+    def unmutated() -> Run:
+        run = runner.pytest(clean, files, plain=False)
+        limit.measured(run.seconds)
+        return run
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    with pool, interruptible(runner, pool):
+        before = pool.submit(unmutated)
+        after = runner.pytest(planted, files, limit, plain=False)
+        return before.result(), after
 
 
 def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Path) -> int:
-    """Plant the bug in a copy, run the stage's checks, and say what turned red."""
+    """Plant the bug in a copy, run the stage's checks beside an unmutated copy, and say what
+    the bug turned red, which check the exercise names, and whether the prediction named it."""
     checks = stage_checks(exercise)
-    named = chosen(prediction, checks)
-    tree = runner.copy(exercise.id)
-    problem = plant(tree, exercise)
-    if problem is not None:
-        raise CourseInputError(f"exercise {exercise.id}: cannot plant the bug: {problem}")
-    files = sorted({node.split("::", 1)[0] for node in checks})
-    code, _, results = runner.pytest(tree, files)
-    if code is None:
-        raise CourseInputError(f"exercise {exercise.id}: the checks timed out")
-    red = sorted(node for node, state in results.items() if state == "failed")
-    print(f"with the bug planted, {len(red)} of {len(results)} checks turned red:")
-    print("".join(f"  red: {node}\n" for node in red) or "  none\n", end="")
-    right = any(belongs(node, named) for node in red)
-    print(f"you predicted {named}: {'right' if right else 'wrong'}")
-    if not right and not red:
-        print("nothing turned red: this bug is not caught at this stage")
+    named = chosen(prediction, [node for node, _ in checks])
+    before, after = side_by_side(runner, exercise)
+    if after.code is None:
+        print(f"the checks were stopped by their time limit ({after.limit:.0f} s, ten times")
+        print("what they took without the bug): the bug makes one hang; nothing is credited")
+        return 1
+    already = {node for node, state in before.results.items() if state == "failed"}
+    red = sorted(n for n, state in after.results.items() if state == "failed" and n not in already)
+    print(f"With the bug planted, {len(red)} of {len(after.results)} checks turned red:")
+    for node in red:
+        print(f"  red: {node}\n       {after.messages.get(node, '')[:100]}")
+    if already:
+        names = ", ".join(sorted(already)[:3]) + (", ..." if len(already) > 3 else "")
+        print(f"({len(already)} were red without the bug too, and are left out: {names})")
+    own = " (or: " + ", ".join(exercise.also) + ")" if exercise.also else ""
+    print(f"\nThe check this exercise names: {exercise.check}{own}")
+    was_red = any(belongs(node, named) for node in red)
+    right = named in exercise.own and was_red
+    print(f"You predicted {named}: {'right' if right else 'wrong'}.")
+    if not right:
+        print(f"  {why_not(named, was_red, dict(checks)[named], exercise)}")
+    print("Credited as done, right or wrong: the red checks above are what it teaches.")
+    print(f"Why the bug matters: {exercise.why}")
     credit(record_path, exercise, {"predicted": named, "right": right, "red": red})
     return 0
+
+
+def why_not(named: str, was_red: bool, golden: bool, exercise: Exercise) -> str:
+    """One line: why the check a wrong prediction named is not this bug's."""
+    if named in exercise.own:
+        return "It stayed green here, though `make mutate` proves it red: has the code changed?"
+    if not was_red:
+        return "It stayed green with the bug planted: nothing it asserts depends on that line."
+    if golden:
+        return ("It turned red too, but only as any change would: it holds a whole output to a "
+                "reviewed copy, and names no one failure.")  # fmt: skip
+    return "It turned red too, but it is not the check that names this failure."
 
 
 def verify(runner: Runner, exercise: Exercise, record_path: Path) -> int:
     """A written check: it must pass on the code as it is, and fail with the bug planted."""
     tree = runner.copy(exercise.id)
-    _, output, results = runner.pytest(tree, [exercise.check])
-    states = claimed(results, exercise.check)
-    if states == ["skipped"]:
-        show(exercise, read_record(record_path))
+    first = runner.pytest(tree, [exercise.check], plain=False)
+    states = claimed(first.results, exercise.check)
+    if "skipped" in states:
+        print("your check still skips: remove its pytest.skip line, then run this again")
         return 1
     if set(states) != {"passed"}:
-        print(f"{output}\nyour check does not pass on the code as it is ({states or 'not run'}):")
-        print("it must pass there, and fail only with the bug planted")
+        print(f"{first.output}\nyour check does not pass on the code as it is")
+        print(f"({states or 'not collected'}): it must, and fail only with the bug planted")
         return 1
+    limit = Limit()
+    limit.measured(first.seconds)
     problem = plant(tree, exercise)
     if problem is not None:
         raise CourseInputError(f"exercise {exercise.id}: cannot plant the bug: {problem}")
-    _, output, results = runner.pytest(tree, [exercise.check])
-    if "failed" not in claimed(results, exercise.check):
-        print("your check passes on the code as it is, and with the bug planted too:")
-        print("it does not notice the bug yet")
+    second = runner.pytest(tree, [exercise.check], limit, plain=False)
+    if second.code is None:
+        print(f"with the bug planted, your check was stopped by its time limit "
+              f"({second.limit:.0f} s, ten times what it took without the bug)")  # fmt: skip
+        return 1
+    if "failed" not in claimed(second.results, exercise.check):
+        print("your check passes on the code as it is, and with the bug planted too: it does")
+        print(f"not notice the bug yet. A second hint: {exercise.second_hint}")
         return 1
     print(f"verified: {exercise.check} passes on the code and fails with the bug planted")
-    credit(record_path, exercise, {"verified": True})
+    print(f"  with the bug: {second.messages.get(exercise.check, '')[:100]}")
+    written = (ROOT / exercise.check_file).read_text(encoding="utf-8")
+    credit(record_path, exercise, {"verified": True, "check": written})
+    print(beside_the_reference(exercise, written))
     return 0
+
+
+def function_source(text: str, name: str) -> str:
+    """The source of the function `name` in a module's text (the whole text if not found)."""
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return ast.get_source_segment(text, node) or text
+    return text
+
+
+def beside_the_reference(exercise: Exercise, written: str, root: Path = ROOT) -> str:
+    """Your check, then the course's reference check (at a tag, where it is kept apart)."""
+    name = exercise.check.split("::", 1)[1]
+    reference = root / SOLUTIONS / Path(exercise.check_file).name
+    if not reference.is_file():
+        return "\n(this is the repository the course is built from: your check is the reference)"
+    rule = "-" * 72
+    return (
+        f"\nyour check:\n{rule}\n{function_source(written, name)}\n{rule}\n"
+        f"the course's reference ({reference.relative_to(root)}), to compare:\n{rule}\n"
+        f"{reference.read_text(encoding='utf-8').rstrip()}\n{rule}"
+    )
 
 
 def main() -> int:
@@ -199,7 +300,7 @@ def main() -> int:
     if args.id is None:
         waiting = [exercise for exercise in exercises if not done(record, exercise)]
         if not waiting:
-            print(f"every exercise of this checkout is done ({len(exercises)})")
+            print(f"every exercise of this checkout is done ({len(exercises)}): make next")
             return 0
         show(waiting[0], record)
         return 0
@@ -209,14 +310,18 @@ def main() -> int:
             f"no exercise {args.id!r} at this stage ({len(exercises)} here; the stage "
             "READMEs list them, and `make exercise` shows the next)"
         )
+    if exercise.kind == "write" and args.predict is not None:
+        raise CourseInputError(f"exercise {exercise.id} is a check to write, not a prediction")
+    if (exercise.kind == "write" and is_stub(exercise)) or (
+        exercise.kind == "predict" and args.predict is None
+    ):
+        show(exercise, record)
+        return 0
     with tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch:
-        runner = Runner(300.0, Path(scratch))
+        runner = Runner(Path(scratch))
         if exercise.kind == "write":
             return verify(runner, exercise, args.record)
-        if args.predict is None:
-            show(exercise, record)
-            return 0
-        return predict(runner, exercise, args.predict, args.record)
+        return predict(runner, exercise, str(args.predict), args.record)
 
 
 if __name__ == "__main__":

@@ -1,23 +1,25 @@
-"""Prove the mutation exercises: every planted bug turns the one check that claims it red.
+"""Prove the mutation exercises: every planted bug turns the check that claims it red.
 
-    python scripts/mutate.py [ID ...] [--stage N] [--jobs N] [--json] [--full] [--timeout S]
-                             [--solved]
-    python scripts/mutate.py --show ID
+    python scripts/mutate.py [ID ...] [--stage N] [--jobs N] [--json] [--full]
+    python scripts/mutate.py --show ID          (shows an exercise's answer: its red check)
 
-1) The claimed checks run on an unmutated copy of the tree; all must pass (else exit 2). The
-   first exercises are proven beside it, but no verdict is shown before it has passed.
+1) The baseline: the claimed checks run on an unmutated copy of the tree; all must pass (else
+   exit 2). Its time sets the proofs' time limit (scripts/copies.py). The first exercises are
+   proven beside it, but no verdict is shown before it has passed.
 2) For each exercise: copy the tree to a temporary directory (never the working tree), plant
    the bug (the anchor must occur exactly once and the file must still compile), run the
-   claimed check in its own process group, and read its result from pytest's JUnit XML.
-3) KILLED: the claimed check failed. SURVIVED: it passed. ERROR: the bug could not be
-   planted, the check was not collected, pytest could not run, or it timed out.
+   claimed check (and any the entry lists under `also`) in its own process group, and read
+   the results from pytest's JUnit XML.
+3) KILLED: every claimed check failed. SURVIVED: one passed. ERROR: the bug could not be
+   planted, a check was not collected or was skipped, pytest could not run, or the time
+   limit stopped it.
 
-A "write" exercise's check is the student's to write: on main its reference is in place and it
-is proven as above; at a tag of the built course (no maintainers' section in course.toml) the
-check is a stub, and the runner proves the exercise open instead, at its own stage's tag: with
-the bug planted, the stage's checks and the course's own all pass (OPEN; CAUGHT if one turns
-red, and the exercise asks for nothing). --solved proves them as on main: the course check
-copies each reference into its tag to show the exercise can be solved there.
+A "write" exercise's check is the student's to write. On main its reference is in place and it
+is proven as above; so is a check the student has written at a tag of the built course (no
+maintainers' section in course.toml). While the check is still a stub, the exercise is proven
+open at its own stage's tag: with the bug planted, the stage's checks and the course's own all
+pass (OPEN; CAUGHT if one turns red, and the exercise asks for nothing). Those checks run on
+the unmutated tree first, beside the baseline: the open proof's time limit comes from them.
 
 Exit 0 only when every exercise selected is KILLED or OPEN. Nothing is ever written outside
 temporary folders, so an interrupted or killed run leaves the working tree as it was; Ctrl-C
@@ -29,55 +31,42 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import hashlib
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
-from scripts.course import Course, junit_results, load_course  # noqa: E402
+from scripts.copies import Limit, Runner, interruptible  # noqa: E402
+from scripts.course import Course, load_course  # noqa: E402
+from scripts.manifest import (  # noqa: E402
+    MANIFEST,
+    Exercise,
+    belongs,
+    claimed,
+    is_stub,
+    load_manifest,
+    misplaced,
+    plant,
+    select,
+)
 from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
-from stages.s01_model.files import load_toml  # noqa: E402
 from stages.s01_model.model import Name  # noqa: E402
 
-MANIFEST = ROOT / "mutations" / "exercises.toml"
-KEYS = ("id", "stage", "file", "find", "replace", "check", "hint", "why")
-KINDS = ("predict", "write")  # `kind` may be left out: predict
-NOT_COPIED = shutil.ignore_patterns(
-    ".git", ".venv", "mutants", "build", "reports", "traces",
-    ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
-    # __pycache__ is copied: a copy that compiled every module afresh would spend most of its
-    # time there; Python writes each file whole, and checks the source it was compiled from
-)  # fmt: skip
 FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
-
-
-@dataclass(frozen=True)
-class Exercise:
-    id: str
-    stage: int
-    file: str
-    find: str
-    replace: str
-    check: str
-    hint: str
-    why: str
-    kind: str = "predict"
+LEGEND = (
+    "KILLED: the bug, planted in a copy, turned the check that claims it red, as it must.",
+    "OPEN: a check for you to write: no check here catches this bug yet (make exercise).",
+)
 
 
 class Verdict(Name):
@@ -100,125 +89,32 @@ class Result:
     output: str = ""
 
 
-@dataclass
-class Runner:
-    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them."""
+@dataclass(frozen=True)
+class Plan:
+    """What to prove: the exercises, which of them are proven open, and the checks the open
+    proofs run (empty on main, and at a tag whose write exercise is written)."""
 
-    timeout: float
-    scratch: Path
-    children: set[subprocess.Popen[str]] = field(default_factory=set)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    stopping: threading.Event = field(default_factory=threading.Event)
-
-    def copy(self, name: str) -> Path:
-        tree = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.scratch)) / "tree"
-        shutil.copytree(ROOT, tree, ignore=NOT_COPIED, symlinks=True)
-        return tree
-
-    def pytest(self, tree: Path, args: list[str]) -> tuple[int | None, str, dict[str, str]]:
-        """Run pytest in `tree`; return its exit code (None on timeout), output, results."""
-        junit = tree.parent / "junit.xml"
-        env = {
-            **os.environ,
-            "HYPOTHESIS_PROFILE": "mutation",
-            "HYPOTHESIS_STORAGE_DIRECTORY": str(tree.parent / "hypothesis"),
-        }
-        # Plain asserts: a failing check fails the same, without pytest re-writing (and, where
-        # no bytecode is cached, re-compiling) every test module in every copy.
-        plain = [] if "--tb=short" in args else ["--assert=plain"]
-        command = [sys.executable, "-m", "pytest", *args, *plain, "-q", "-p", "no:cacheprovider"]
-        child = subprocess.Popen(
-            # the checks' own temporary files go into the scratch folder too
-            [*command, f"--junitxml={junit}", f"--basetemp={tree.parent / 'tmp'}"],
-            cwd=tree,  # the copy is the first entry on sys.path, not the working tree
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,  # its own process group, so it can be stopped whole
-        )
-        with self.lock:
-            self.children.add(child)
-            if self.stopping.is_set():
-                _kill(child)  # started just as the run was interrupted
-        try:
-            output, _ = child.communicate(timeout=self.timeout)
-            code: int | None = child.returncode
-        except subprocess.TimeoutExpired:
-            _kill(child)
-            output, code = child.communicate()[0], None
-        finally:
-            with self.lock:
-                self.children.discard(child)
-        return code, output, junit_results(junit)
-
-    def stop_all(self) -> None:
-        """Start nothing more, and kill every running check with its whole process group."""
-        with self.lock:
-            self.stopping.set()
-            for child in list(self.children):
-                _kill(child)
+    exercises: list[Exercise]
+    opened: list[Exercise]
+    open_checks: list[str]
+    at_a_tag: bool
 
 
-def _kill(child: subprocess.Popen[str]) -> None:
-    with suppress(ProcessLookupError):  # it may have finished already
-        os.killpg(child.pid, signal.SIGKILL)
+def plan(exercises: list[Exercise], course: Course, root: Path = ROOT) -> Plan:
+    """On main, every exercise. At a tag: a write exercise whose check is a stub is proven
+    open at its own stage's tag and left out at later ones; a written check is proven red."""
+    at_a_tag = not course.maintainers
+    if not at_a_tag:
+        return Plan(exercises, [], [], False)
+    last = course.stages[-1]
+    stubs = [e for e in exercises if e.kind == "write" and is_stub(e, root)]
+    opened = [e for e in stubs if e.stage == last.number]
+    checks = [f"{last.directory}/checks", "scripts/checks/test_course.py"] if opened else []
+    return Plan([e for e in exercises if e not in stubs or e in opened], opened, checks, True)
 
 
-def belongs(node: str, check: str) -> bool:
-    """Whether a test result is the claimed check, or one parameter of it."""
-    return node == check or node.startswith(check + "[")
-
-
-def claimed(results: dict[str, str], check: str) -> list[str]:
-    """The states of the claimed check's results (one per parameter)."""
-    return [state for node, state in results.items() if belongs(node, check)]
-
-
-def load_manifest(path: Path = MANIFEST) -> list[Exercise]:
-    data = load_toml(path)
-    exercises: list[Exercise] = []
-    for number, raw in enumerate(data.get("exercise", []), start=1):
-        where = f"{path}: exercise {raw.get('id', number)!r}"
-        missing = [key for key in KEYS if key not in raw]
-        if missing:
-            raise CourseInputError(f"{where}: missing {missing[0]!r}")
-        extra = set(raw) - {*KEYS, "kind"}
-        if extra:
-            raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
-        if raw["id"] in {exercise.id for exercise in exercises}:
-            raise CourseInputError(f"{where}: the id is used twice")
-        kind = raw.get("kind", "predict")
-        if kind not in KINDS:
-            raise CourseInputError(f"{where}: kind {kind!r}; known: {', '.join(KINDS)}")
-        exercises.append(Exercise(**{key: raw[key] for key in KEYS}, kind=kind))
-    return exercises
-
-
-def plant(tree: Path, exercise: Exercise) -> str | None:
-    """Apply the exercise's replacement in `tree`; return why it cannot be planted, or None."""
-    target = tree / exercise.file
-    if not target.is_file():
-        return f"no file {exercise.file}"
-    text = target.read_text(encoding="utf-8")
-    found = text.count(exercise.find)
-    if found != 1:
-        return f"anchor found {found} times in {exercise.file}, expected exactly once"
-    mutated = text.replace(exercise.find, exercise.replace)
-    if mutated == text:
-        return "the replacement changes nothing"
-    try:
-        compile(mutated, exercise.file, "exec")
-    except SyntaxError as error:
-        return f"the mutated file does not compile: {error.msg} (line {error.lineno})"
-    target.write_text(mutated, encoding="utf-8")
-    for compiled in (target.parent / "__pycache__").glob(f"{target.stem}.*.pyc"):
-        compiled.unlink()  # copied with the tree: never let it stand for the planted source
-    return None
-
-
-def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
-    """Plant one exercise in its own copy and classify what its claimed check did."""
+def prove(runner: Runner, exercise: Exercise, limit: Limit, full: bool, tag: bool) -> Result:
+    """Plant one exercise in its own copy and classify what its claimed checks did."""
     started = time.monotonic()
     if runner.stopping.is_set():
         return Result(exercise, Verdict.ERROR, "interrupted")
@@ -227,30 +123,35 @@ def prove(runner: Runner, exercise: Exercise, full: bool) -> Result:
         problem = plant(tree, exercise)
         if problem is not None:
             return Result(exercise, Verdict.ERROR, problem, time.monotonic() - started)
-        args = FULL_SUITE if full else [exercise.check]
-        code, output, results = runner.pytest(tree, args)
+        run = runner.pytest(tree, FULL_SUITE if full else list(exercise.own), limit)
         elapsed = time.monotonic() - started
-        mine = claimed(results, exercise.check)
         collateral = None
         if full:
             collateral = sorted(
-                node for node, state in results.items()
-                if state == "failed" and not belongs(node, exercise.check)
+                node for node, state in run.results.items()
+                if state == "failed" and not any(belongs(node, c) for c in exercise.own)
             )  # fmt: skip
-        if code is None:
-            return Result(
-                exercise, Verdict.ERROR, f"timed out after {runner.timeout:.0f} s", elapsed
-            )
-        if not mine:
-            detail = f"check not collected (pytest exit {code})"
-            return Result(exercise, Verdict.ERROR, detail, elapsed, collateral, output)
-        verdict = Verdict.KILLED if "failed" in mine else Verdict.SURVIVED
-        return Result(exercise, verdict, "", elapsed, collateral, output)
+        if run.code is None:
+            why = f"stopped by its time limit, {run.limit:.0f} s (10 times the baseline's)"
+            return Result(exercise, Verdict.ERROR, why, elapsed)
+        for check in exercise.own:
+            states = claimed(run.results, check)
+            if not states or "skipped" in states:
+                why = "skipped: remove its pytest.skip line" if states else "not collected"
+                detail = f"{check}: {why} (pytest exit {run.code})"
+                return Result(exercise, Verdict.ERROR, detail, elapsed, collateral, run.output)
+            if "failed" not in states:
+                detail = f"{check} passes with the bug planted"
+                if tag and exercise.kind == "write":
+                    detail = "your check passes with the bug planted: it does not catch it yet"
+                    detail += f" (make exercise ID={exercise.id})"
+                return Result(exercise, Verdict.SURVIVED, detail, elapsed, collateral, run.output)
+        return Result(exercise, Verdict.KILLED, "", elapsed, collateral, run.output)
     finally:
         shutil.rmtree(tree.parent, ignore_errors=True)
 
 
-def prove_open(runner: Runner, exercise: Exercise, checks: list[str]) -> Result:
+def prove_open(runner: Runner, exercise: Exercise, checks: list[str], limit: Limit) -> Result:
     """A write exercise at its tag: with the bug planted, every check there but the student's
     must still pass (OPEN); one that turns red means the exercise asks for nothing (CAUGHT)."""
     started = time.monotonic()
@@ -259,60 +160,41 @@ def prove_open(runner: Runner, exercise: Exercise, checks: list[str]) -> Result:
         problem = plant(tree, exercise)
         if problem is not None:
             return Result(exercise, Verdict.ERROR, problem, time.monotonic() - started)
-        code, output, results = runner.pytest(tree, [*checks, "--ignore-glob=*test_exercise_*"])
+        run = runner.pytest(tree, [*checks, "--ignore-glob=*test_exercise_*"], limit)
         elapsed = time.monotonic() - started
-        if code is None or not results:
-            why = "timed out" if code is None else f"no check ran (pytest exit {code})"
-            return Result(exercise, Verdict.ERROR, why, elapsed, output=output)
-        red = sorted(node for node, state in results.items() if state == "failed")
+        if run.code is None or not run.results:
+            why = (
+                f"stopped by its time limit, {run.limit:.0f} s"
+                if run.code is None
+                else f"no check ran (pytest exit {run.code})"
+            )
+            return Result(exercise, Verdict.ERROR, why, elapsed, output=run.output)
+        red = sorted(node for node, state in run.results.items() if state == "failed")
         if red:
             return Result(exercise, Verdict.CAUGHT, f"already red: {', '.join(red[:3])}", elapsed)
-        return Result(exercise, Verdict.OPEN, f"{len(results)} checks pass with it", elapsed)
+        return Result(exercise, Verdict.OPEN, f"{len(run.results)} checks pass with it", elapsed)
     finally:
         shutil.rmtree(tree.parent, ignore_errors=True)
 
 
-def open_ones(exercises: list[Exercise], course: Course) -> tuple[list[Exercise], list[str]]:
-    """At a tag: the write exercises of its own stage, to prove open, and the checks to run."""
-    last = course.stages[-1]
-    found = [e for e in exercises if e.kind == "write" and e.stage == last.number]
-    return found, [f"{last.directory}/checks", "scripts/checks/test_course.py"]
-
-
-def baseline(runner: Runner, exercises: list[Exercise]) -> list[str]:
-    """Claimed checks that do not pass on the unmutated tree (they must all pass)."""
-    checks = sorted({exercise.check for exercise in exercises})
-    if not checks:
-        return []  # nothing claimed: pytest with no paths would run every check
+def baseline(runner: Runner, args: list[str], wanted: list[str], limit: Limit) -> list[str]:
+    """Run `args` on an unmutated copy and measure it (setting `limit`); return the checks of
+    `wanted` that do not pass (all of them must), or every red check when `wanted` is empty."""
+    if not args:
+        limit.measured(0.0)
+        return []  # nothing to run: pytest with no paths would run every check
     tree = runner.copy("baseline")
     try:
-        code, _, results = runner.pytest(tree, checks)
+        run = runner.pytest(tree, args)
     finally:
         shutil.rmtree(tree.parent, ignore_errors=True)
-    if code is None:
-        return ["(timed out)"]
-    return [check for check in checks if set(claimed(results, check)) != {"passed"}]
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM is handled like Ctrl-C
-
-
-@contextmanager
-def interruptible(runner: Runner, pool: ThreadPoolExecutor) -> Iterator[None]:
-    """On Ctrl-C or SIGTERM: stop every check, cancel the queued ones, wait for the rest.
-    Ctrl-C counts even where the runner was started with it ignored (as `&` does in a script)."""
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    except KeyboardInterrupt:
-        runner.stop_all()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_int)
+    limit.measured(run.seconds)
+    if run.code is None:
+        return ["(stopped by the safety net: a check hangs)"]
+    if not wanted:
+        red = sorted(node for node, state in run.results.items() if state == "failed")
+        return red or ([] if run.results else [f"(no check ran: pytest exit {run.code})"])
+    return [check for check in wanted if set(claimed(run.results, check)) != {"passed"}]
 
 
 def show(runner: Runner, exercise: Exercise) -> int:
@@ -333,110 +215,86 @@ def show(runner: Runner, exercise: Exercise) -> int:
         )
         print("".join(diff))
         print(f"hint: {exercise.hint}\nwhy it matters: {exercise.why}\n")
+        print("(the answer follows: to do this exercise yourself, use `make exercise` instead)\n")
         print(f"the check that must go red: {exercise.check}\n")
-        _, output, _ = runner.pytest(tree, [exercise.check, "--tb=short"])
-        print(output)
+        print(runner.pytest(tree, [exercise.check, "--tb=short"], plain=False).output)
         return 0
     finally:
         shutil.rmtree(tree.parent, ignore_errors=True)
 
 
-def misplaced(exercises: list[Exercise], course: Course) -> list[str]:
-    """Exercises whose `stage` is not the stage that brings the file they mutate, or whose
-    check belongs to a later stage than theirs: at that stage's tag, one of them is missing."""
-    found = []
-    for exercise in exercises:
-        brought_by = course.owner(exercise.file)
-        checked_by = course.owner(exercise.check.split("::", 1)[0])
-        if brought_by != exercise.stage:
-            found.append(f"{exercise.id}: stage {exercise.stage}, but {exercise.file} "
-                         f"comes with stage {brought_by}")  # fmt: skip
-        elif checked_by is None or checked_by > exercise.stage:
-            found.append(f"{exercise.id}: its check comes with stage {checked_by}")
-    return found
-
-
-def fingerprint(exercise: Exercise, root: Path = ROOT) -> str:
-    """The exercise and the two files it involves, hashed: a proof is stale once any changes."""
-    digest = hashlib.sha256(json.dumps(vars(exercise), sort_keys=True).encode())
-    for name in (exercise.file, exercise.check.split("::", 1)[0]):
-        path = root / name
-        digest.update(path.read_bytes() if path.is_file() else b"<missing>")
-    return digest.hexdigest()
-
-
-def select(exercises: list[Exercise], ids: list[str], stage: int | None) -> list[Exercise]:
-    unknown = sorted(set(ids) - {exercise.id for exercise in exercises})
-    if unknown:
-        raise CourseInputError(f"no exercise {unknown[0]!r} in {MANIFEST.relative_to(ROOT)}")
-    chosen = [e for e in exercises if not ids or e.id in ids]
-    return [e for e in chosen if stage is None or e.stage <= stage]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description="Prove every mutation exercise red.")
     parser.add_argument("ids", nargs="*", help="only these exercises")
-    parser.add_argument("--stage", type=int, help="only exercises of this stage or earlier")
+    parser.add_argument("--stage", type=int, help="only the exercises of this stage")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="checks at once")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--full", action="store_true", help="also run the whole suite per bug")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per pytest run")
     parser.add_argument("--show", metavar="ID", help="show one exercise: diff, hint, red check")
-    solved = "at a tag: prove write exercises as on main (their references copied in)"
-    parser.add_argument("--solved", action="store_true", help=solved)
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     args = parser.parse_args()
     exercises, course = load_manifest(args.manifest), load_course()
     if wrong := misplaced(exercises, course):
         raise CourseInputError(f"{args.manifest.name}: {'; '.join(wrong)}")
-    opened: list[Exercise] = []
-    open_checks: list[str] = []
-    if not course.maintainers and not args.solved:  # a tag: its write exercises are stubs
-        opened, open_checks = open_ones(exercises, course)
-        exercises = [e for e in exercises if e.kind != "write" or e in opened]
     log = sys.stderr if args.json else sys.stdout
-
     with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
-        runner = Runner(args.timeout, Path(scratch))
+        runner = Runner(Path(scratch))
         if args.show:
             return show(runner, select(exercises, [args.show], None)[0])
-        chosen = select(exercises, args.ids, args.stage)
-        if not chosen:
+        chosen = plan(select(exercises, args.ids, args.stage), course)
+        if not chosen.exercises:
             print("no exercises selected", file=log)
             return 0
-        pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
-        with pool, interruptible(runner, pool):
-            # the baseline is queued first; the exercises after it start as workers free up
-            checked = pool.submit(baseline, runner, [e for e in chosen if e not in opened])
-            proofs = pool.map(
-                lambda e: (
-                    prove_open(runner, e, open_checks)
-                    if e in opened
-                    else prove(runner, e, args.full)
-                ),
-                chosen,
-            )
-            red = checked.result()
-            if red:
-                runner.stop_all()  # what was proven beside it counts for nothing
-                print(f"the unmutated tree fails its claimed checks: {', '.join(red)}", file=log)
-                return 2
-            results = []
-            for result in proofs:
-                results.append(result)
-                line = f"{result.exercise.id:<40} {result.verdict:<8} {result.seconds:5.1f}s"
-                print(f"{line}  {result.exercise.check}", file=log, flush=True)
-                if result.detail:
-                    print(f"    {result.detail}", file=log)
-                for node in result.collateral or []:
-                    print(f"    also red: {node}", file=log)
-
+        results = run_all(runner, chosen, args.jobs, args.full, log)
+    if results is None:
+        return 2
     killed = sum(result.verdict == Verdict.KILLED for result in results)
     still = sum(result.verdict == Verdict.OPEN for result in results)
     print(f"{killed} of {len(results)} KILLED" + (f", {still} OPEN" if still else ""), file=log)
+    if not args.json:
+        print("\n".join(LEGEND[: 2 if still else 1]), file=log)
     if args.json:
         print(json.dumps(summary(results, killed)))
     return 0 if killed + still == len(results) else 1
+
+
+def run_all(runner: Runner, chosen: Plan, jobs: int, full: bool, log: Any) -> list[Result] | None:
+    """Prove every exercise of the plan, the baselines first; None when a baseline fails."""
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    claims, opens = Limit(), Limit()
+    with pool, interruptible(runner, pool):
+        wanted = sorted({c for e in chosen.exercises if e not in chosen.opened for c in e.own})
+        checks: list[tuple[str, Future[list[str]]]] = [
+            ("its claimed checks", pool.submit(baseline, runner, wanted, wanted, claims)),
+        ]
+        if chosen.opened:
+            args = [*chosen.open_checks, "--ignore-glob=*test_exercise_*"]
+            checks.append(("the checks an open proof runs",
+                           pool.submit(baseline, runner, args, [], opens)))  # fmt: skip
+
+        def one(exercise: Exercise) -> Result:
+            if exercise in chosen.opened:
+                return prove_open(runner, exercise, chosen.open_checks, opens)
+            return prove(runner, exercise, claims, full, chosen.at_a_tag)
+
+        proofs = pool.map(one, chosen.exercises)
+        for what, future in checks:
+            if red := future.result():
+                runner.stop_all()  # what was proven beside it counts for nothing
+                print(f"the unmutated tree fails {what}: {', '.join(red)}", file=log)
+                if chosen.at_a_tag:
+                    print("(every check must pass on the code as it is, yours too)", file=log)
+                return None
+        results = []
+        for result in proofs:
+            results.append(result)
+            line = f"{result.exercise.id:<40} {result.verdict:<8} {result.seconds:5.1f}s"
+            print(f"{line}  {result.exercise.check}", file=log, flush=True)
+            if result.detail:
+                print(f"    {result.detail}", file=log)
+            for node in result.collateral or []:
+                print(f"    also red: {node}", file=log)
+    return results
 
 
 def summary(results: list[Result], killed: int) -> dict[str, Any]:

@@ -51,6 +51,7 @@ def test_the_manifest_lists_every_stage_directory_in_order():
 
 @pytest.mark.failure_mode
 def test_every_path_the_manifest_names_exists():
+    # (what the build writes into a tag, `generated`, is not on main)
     named = MANIFEST["course"]["paths"] + [p for stage in STAGES for p in stage["paths"]]
     named += MANIFEST.get("maintainers", {}).get("paths", [])
     assert [path for path in named if not (ROOT / path).exists()] == []
@@ -70,6 +71,7 @@ def test_every_tracked_file_belongs_to_the_course_or_to_one_stage():
     owned = set(MANIFEST["course"]["paths"]) | {p for s in STAGES for p in s["paths"]}
     owned |= set(MANIFEST.get("maintainers", {}).get("paths", []))  # main's own tools
     directories = tuple(f"{stage['directory']}/" for stage in STAGES)
+    directories += tuple(MANIFEST["course"].get("generated", []))  # what the build writes
     orphans = [f for f in tracked_files() if f not in owned and not f.startswith(directories)]
     assert orphans == []
 
@@ -171,16 +173,38 @@ def test_each_lesson_says_how_long_its_reading_takes_and_lists_every_module():
         directory = ROOT / stage["directory"]
         readme = (directory / "README.md").read_text()
         reading = readme.split("## Read the files in this order", 1)[1].split("\n## ", 1)[0]
-        stated = re.search(r"^Reading: (\d+) modules, about (\d+) minutes\.$", reading, re.M)
+        stated = re.search(
+            r"^Reading: (\d+) items \((\d+) modules of this stage\), about (\d+) minutes\.$",
+            reading,
+            re.M,
+        )
         assert stated is not None, "the reading list does not say how long it takes"
         names = sorted(p.name for p in stage_code(directory) if p.name != "__init__.py")
         listed = set(re.findall(r"`(\w+\.py)`", reading))
         assert [name for name in names if name not in listed] == [], "modules it does not list"
-        assert int(stated.group(1)) == len(names)
+        items = re.findall(r"^\d+\. ", reading, re.M)  # the numbered list's own items
+        assert (int(stated.group(1)), int(stated.group(2))) == (len(items), len(names))
         # the code at 20 lines a minute, to the nearest five minutes
-        assert int(stated.group(2)) == 5 * max(1, round(code_lines(directory) / 20 / 5))
+        assert int(stated.group(3)) == 5 * max(1, round(code_lines(directory) / 20 / 5))
 
     assert each_stage(check) == []
+
+
+# `python -m ...` or `python scripts/...` that does not start with the course's own Python
+BARE_PYTHON = re.compile(r"(?<![\w/.])python3? (?:-m |scripts/)")
+
+
+def test_each_lesson_calls_python_as_the_readme_does():
+    # a bare `python` is whichever the shell finds first, without the course's dependencies
+    def check(stage):
+        readme = (ROOT / stage["directory"] / "README.md").read_text()
+        bare = [line.strip() for line in readme.splitlines() if BARE_PYTHON.search(line)]
+        assert bare == [], "a bare python, not .venv/bin/python"
+
+    assert each_stage(check) == []
+    # the mirrored half: the pattern finds a bare call, and passes the course's own
+    assert BARE_PYTHON.search("run `python -m stages.s01_model`")
+    assert not BARE_PYTHON.search(".venv/bin/python -m stages.s01_model")
 
 
 def longest_function(path: Path) -> tuple[str, int]:
@@ -328,7 +352,7 @@ def test_progress_shows_a_red_check_and_exits_1(tmp_path):
     result = progress(str(broken))
     assert result.returncode == 1
     assert "checks: 0 passed, 0 failed, of 0 " in result.stdout
-    assert "pytest exited with 2" in result.stdout
+    assert re.search(r"pytest exited with [1-9]\d*: run ", result.stdout), result.stdout
 
 
 @pytest.mark.failure_mode
@@ -336,16 +360,22 @@ def test_progress_names_the_tag_and_every_changed_file_whole(tmp_path):
     def git(*args):
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
 
-    git("init", "-q")
+    git("init", "-q", "-b", "mine")
     (tmp_path / "stages").mkdir()
     (tmp_path / "stages" / "a.py").write_text("x = 1\n")
     git("add", "-A")
     git("-c", "user.name=c", "-c", "user.email=c@c.invalid", "commit", "-q", "-m", "one")
     git("tag", "stage-01")
+    git("checkout", "-q", "--detach", "stage-01")  # as `git checkout stage-01` leaves it
     assert position_line("stage-01", tmp_path) == "git: on its tag; no tracked file changed"
     (tmp_path / "stages" / "a.py").write_text("x = 2\n")  # a path git lists after " M "
     assert position_line("stage-01", tmp_path) == (
         "git: on its tag; tracked files you changed (1): stages/a.py"
     )
-    # HEAD at another stage's tag than the manifest's last: git describe says where it is
-    assert position_line("stage-99", tmp_path).startswith("git: at stage-01 (git describe)")
+    # a commit of the student's on a branch of theirs, as `make next` makes one
+    git("checkout", "-q", "mine")
+    git("-c", "user.name=c", "-c", "user.email=c@c.invalid", "commit", "-q", "-am", "two")
+    assert position_line("stage-01", tmp_path) == (
+        "git: 1 commit(s) of yours after its tag, on branch mine; no tracked file changed"
+    )
+    assert position_line("stage-99", tmp_path).startswith("git: at stage-01-1-g")

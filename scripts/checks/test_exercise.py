@@ -1,29 +1,61 @@
 """The student's exercises: a fresh checkout credits none; a scripted student who predicts one
-and writes one check is credited exactly those two; a credit goes stale when its files change;
-the course's own runner never writes the student's record."""
+and writes one check is credited exactly those two, and sees the check the exercise names; a
+credit lasts until the exercise or the code its bug is planted in changes; a check the student
+wrote is a check like any other, proven red by the runner, and the course's own checks pass
+with it; the course's own runner never writes the student's record.
+
+The scripted student works in a copy of this checkout, so that what they write never touches
+the student's own files (the student's own checks, written or not, are the checkout's)."""
 
 import json
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from scripts.course import load_course
-from scripts.exercise import current, done, read_record, stage_checks
-from scripts.mutate import load_manifest
+from scripts.copies import NOT_COPIED, Limit, wait
+from scripts.course import Course, Stage, load_course
+from scripts.exercise import SOLUTIONS, STUDENT, current, done, read_record, stage_checks
+from scripts.manifest import Exercise, fingerprint, is_stub, load_manifest
+from scripts.mutate import plan
 from scripts.progress import exercises_line
 
 ROOT = Path(__file__).resolve().parents[2]
+AT_MAIN = bool(load_course(ROOT).maintainers)  # main keeps the tools that build the tags
 
 
-def exercise(*args, record):
+def exercise(*args, record, root=ROOT):
     return subprocess.run(
         [sys.executable, "scripts/exercise.py", *args, "--record", str(record)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=root, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
     )  # fmt: skip
 
 
 def first(kind):
     return next(e for e in current(load_manifest()) if e.kind == kind)
+
+
+def a_copy(tmp_path):
+    """This checkout copied as the runners copy it, for a scripted student to write in."""
+    tree = tmp_path / "course"
+    shutil.copytree(ROOT, tree, ignore=NOT_COPIED)
+    return tree
+
+
+def reference_of(written):
+    """The reference check of a write exercise: at a tag, where the build keeps it apart; on
+    main, the exercise's own file (its stub after a `return` is never reached)."""
+    kept = ROOT / SOLUTIONS / Path(written.check_file).name
+    return (kept if kept.is_file() else ROOT / written.check_file).read_text(encoding="utf-8")
+
+
+def a_stub(written):
+    name = written.check.split("::", 1)[1]
+    return (
+        f'"""A stub."""\n\nimport pytest\n\n\ndef {name}(cli, tmp_path):\n'
+        f'    pytest.skip("exercise {written.id}: write this check")\n'
+    )
 
 
 def test_a_fresh_checkout_credits_none_and_names_the_next_exercise(tmp_path):
@@ -36,40 +68,77 @@ def test_a_fresh_checkout_credits_none_and_names_the_next_exercise(tmp_path):
 
 
 def test_a_scripted_student_is_credited_exactly_the_prediction_and_the_check(tmp_path):
-    record, predicted, written = tmp_path / "student.json", first("predict"), first("write")
-    number = stage_checks(predicted).index(predicted.check) + 1  # as the student reads it
-    answer = exercise(predicted.id, "--predict", str(number), record=record)
+    tree, record = a_copy(tmp_path), tmp_path / "student.json"
+    predicted, written = first("predict"), first("write")
+    nodes = [node for node, _ in stage_checks(predicted, tree)]
+    number = nodes.index(predicted.check) + 1  # as the student reads it in the list
+    answer = exercise(predicted.id, "--predict", str(number), record=record, root=tree)
     assert answer.returncode == 0, answer.stdout + answer.stderr
     assert f"  red: {predicted.check}\n" in answer.stdout
-    assert f"you predicted {predicted.check}: right" in answer.stdout
-    verified = exercise(written.id, record=record)
-    check_file = ROOT / written.check.split("::", 1)[0]
-    reference = "# " + ">>> main"  # the mark of a block the built course leaves out
-    if reference in check_file.read_text(encoding="utf-8"):  # the reference is in place
-        assert verified.returncode == 0, verified.stdout + verified.stderr
-        assert verified.stdout.startswith(f"verified: {written.check} passes")
-        credited = {predicted.id, written.id}
-    else:  # at a tag: the stub is not written yet, and earns nothing
-        assert verified.returncode == 1 and "No check at this stage catches it" in verified.stdout
-        credited = {predicted.id}
-    assert set(read_record(record)) == credited
-    line = exercises_line(record)
-    assert line.startswith(f"exercises: {len(credited)} of {len(current(load_manifest()))} done")
+    assert f"The check this exercise names: {predicted.check}\n" in answer.stdout
+    assert f"You predicted {predicted.check}: right." in answer.stdout
+    # the reference check, written into place: proven, credited, shown beside the reference
+    (tree / written.check_file).write_text(reference_of(written), encoding="utf-8")
+    verified = exercise(written.id, record=record, root=tree)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.startswith(f"verified: {written.check} passes")
+    beside = "the course's reference (" if not AT_MAIN else "your check is the reference"
+    assert beside in verified.stdout
+    assert set(read_record(record)) == {predicted.id, written.id}
+    assert read_record(record)[written.id]["check"] == reference_of(written)  # what was proven
+    line = exercises_line(record, tree)
+    assert line.startswith(f"exercises: 2 of {len(current(load_manifest()))} done")
     assert f"predicted right: {predicted.id}" in line
+    assert f"checks written and verified: {written.id}" in line
     # a second prediction, of a check that stayed green: credited all the same, as wrong
-    green = next(node for node in stage_checks(predicted) if node not in answer.stdout)
-    again = exercise(predicted.id, "--predict", green, record=record)
-    assert again.returncode == 0 and f"you predicted {green}: wrong" in again.stdout
+    green = next(node for node in nodes if f"red: {node}" not in answer.stdout)
+    again = exercise(predicted.id, "--predict", green, record=record, root=tree)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"You predicted {green}: wrong.\n  It stayed green with the bug planted" in again.stdout
+    assert "Credited as done, right or wrong" in again.stdout
     entry = read_record(record)[predicted.id]
     assert (entry["predicted"], entry["right"]) == (green, False)
     assert predicted.check in entry["red"]  # the claimed check turned red all the same
 
 
-def test_a_credit_goes_stale_when_the_files_change_and_a_broken_record_is_none(tmp_path):
+def test_a_stub_is_shown_and_a_check_that_misses_the_bug_gets_the_second_hint(tmp_path):
+    tree, record, written = a_copy(tmp_path), tmp_path / "student.json", first("write")
+    (tree / written.check_file).write_text(a_stub(written), encoding="utf-8")
+    shown = exercise(written.id, record=record, root=tree)
+    assert shown.returncode == 0, shown.stdout + shown.stderr  # showing is no failure
+    assert "No check at this stage catches it. Write the one that does" in shown.stdout
+    name = written.check.split("::", 1)[1]
+    (tree / written.check_file).write_text(f"def {name}():\n    assert True\n", encoding="utf-8")
+    missed = exercise(written.id, record=record, root=tree)
+    assert missed.returncode == 1, missed.stdout + missed.stderr
+    assert f"not notice the bug yet. A second hint: {written.second_hint}" in missed.stdout
+    assert not record.exists()  # neither earned a credit
+
+
+def test_a_credit_lasts_until_the_exercise_or_the_code_it_plants_in_changes(tmp_path):
+    tree, predicted, written = a_copy(tmp_path), first("predict"), first("write")
+    before = fingerprint(predicted, tree)
+    target = tree / predicted.file
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text + "\n\nELSEWHERE = 1  # another part of the file\n", encoding="utf-8")
+    check = tree / written.check_file
+    check.write_text(check.read_text(encoding="utf-8") + "\n# the student's own edit\n")
+    assert fingerprint(predicted, tree) == before  # the function the bug is in is unchanged
+    assert fingerprint(written, tree) == fingerprint(written, ROOT)
+    target.write_text(text.replace(predicted.find, predicted.find + "  # edited"))
+    assert fingerprint(predicted, tree) != before  # the code the bug is planted in changed
+    moved = Exercise(**{**vars(predicted), "replace": predicted.replace + "  # another bug"})
+    assert fingerprint(moved, ROOT) != fingerprint(predicted, ROOT)  # the exercise changed
+
+
+def test_a_stale_credit_is_named_and_a_broken_record_is_none(tmp_path):
     record, predicted = tmp_path / "student.json", first("predict")
     record.write_text(json.dumps({predicted.id: {"fingerprint": "0" * 64, "right": True}}))
     assert not done(read_record(record), predicted)
-    assert f"changed since done (do them again): {predicted.id}" in exercises_line(record)
+    assert (
+        f"changed since done: the exercise or its code changed (do them again): {predicted.id}"
+        in (exercises_line(record))
+    )
     record.write_text("{not json")
     assert exercises_line(record).startswith("exercises: 0 of ")
 
@@ -80,18 +149,54 @@ def test_an_unknown_exercise_or_prediction_is_one_line(tmp_path):
     assert unknown.returncode == 2 and unknown.stderr.startswith("error: no exercise")
     bad = exercise(first("predict").id, "--predict", "99999", record=record)
     assert bad.returncode == 2 and "name one check, by its number" in bad.stderr
+    write = exercise(first("write").id, "--predict", "1", record=record)
+    assert write.returncode == 2 and "is a check to write, not a prediction" in write.stderr
     assert not record.exists()
 
 
 def test_the_runner_of_the_course_never_writes_the_students_record():
-    student = ROOT / "build" / "progress" / "student.json"
-    before = student.read_bytes() if student.exists() else None
+    before = STUDENT.read_bytes() if STUDENT.exists() else None
     proven = subprocess.run(
         [sys.executable, "scripts/mutate.py", first("predict").id],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
     )  # fmt: skip
     assert proven.returncode == 0, proven.stdout + proven.stderr
-    assert (student.read_bytes() if student.exists() else None) == before
+    assert (STUDENT.read_bytes() if STUDENT.exists() else None) == before
+
+
+def test_a_stub_is_told_from_a_written_check_by_its_body(tmp_path):
+    check = tmp_path / "checks" / "test_exercise_x.py"
+    check.parent.mkdir()
+    written = Exercise("x", 1, "m.py", "a", "b", "checks/test_exercise_x.py::test_x", "?", "")
+    for text, stub in [
+        ('import pytest\n\ndef test_x(cli):\n    """Doc."""\n    pytest.skip("later")\n', True),
+        ("from m import f\n\ndef test_x():\n    assert f() == 1\n", False),  # no pytest import
+        ('import pytest\n\ndef test_x():\n    assert 1\n    pytest.skip("x")\n', False),
+        ("def test_x(:\n", False),  # does not parse: the proof says why
+        ("def test_y():\n    pass\n", False),  # not there: the proof says so
+    ]:
+        check.write_text(text)
+        assert is_stub(written, tmp_path) is stub, text
+
+
+def test_at_a_tag_a_stub_is_proven_open_and_a_written_check_red(tmp_path):
+    (tmp_path / "checks").mkdir()
+    one, two = Stage(1, "one", "s/one", ()), Stage(2, "two", "s/two", ())
+    tag = Course((), (one, two), ())  # no maintainers' tools: a tag of the built course
+    mine = [
+        Exercise(f"e{n}", n, "m.py", "a", "b", f"checks/test_exercise_{n}.py::test_x", "?", "",
+                 kind="write", second_hint="!")
+        for n in (1, 2)
+    ]  # fmt: skip
+    stub = 'import pytest\n\ndef test_x():\n    pytest.skip("exercise: write this check")\n'
+    for exercise_ in mine:
+        (tmp_path / exercise_.check_file).write_text(stub)
+    chosen = plan(mine, tag, tmp_path)
+    assert (chosen.exercises, chosen.opened) == ([mine[1]], [mine[1]])  # stage 1's: left out
+    (tmp_path / mine[0].check_file).write_text("def test_x():\n    assert 1\n")
+    chosen = plan(mine, tag, tmp_path)
+    assert (chosen.exercises, chosen.opened) == (mine, [mine[1]])  # the written one is proven
+    assert plan(mine, Course((), (one, two), ("tools",)), tmp_path).opened == []  # on main
 
 
 def test_every_stage_has_three_exercises_one_of_them_a_check_to_write():
@@ -103,8 +208,31 @@ def test_every_stage_has_three_exercises_one_of_them_a_check_to_write():
         for written in writes:
             path, name = written.check.split("::", 1)
             assert path.startswith(f"{stage.directory}/checks/test_exercise_"), written.id
-            # what the student finds at the tag: pytest imported, and a stub that skips
+            assert written.second_hint, written.id
             text = (ROOT / path).read_text(encoding="utf-8")
-            assert "\nimport pytest\n" in text.split("# " + ">>> main", 1)[0], written.id
-            stub = text.split(f"def {name}(", 1)[1].rsplit("# " + "<<<", 1)[-1]
-            assert "pytest.skip(" in stub and f"exercise {written.id}: write" in stub, written.id
+            assert f"def {name}(" in text, written.id  # a stub or the student's check
+            if AT_MAIN:  # the reference, and after it the stub the tag keeps, with pytest
+                assert "\nimport pytest\n" in text.split("# " + ">>> main", 1)[0], written.id
+                stub = text.split(f"def {name}(", 1)[1].rsplit("# " + "<<<", 1)[-1]
+                assert "pytest.skip(" in stub and f"exercise {written.id}: write" in stub
+            else:  # at a tag: the reference kept apart, and never a stub
+                reference = ROOT / SOLUTIONS / Path(path).name
+                assert f"def {name}(" in reference.read_text(encoding="utf-8"), written.id
+                assert "pytest.skip(" not in reference.read_text(encoding="utf-8"), written.id
+
+
+def test_a_run_is_stopped_at_ten_times_the_measured_time_and_not_before_it_is_known():
+    limit = Limit(at_least=0.0)
+    assert limit.seconds() is None  # until the unmutated run is measured: the safety net only
+    limit.measured(0.05)
+    assert limit.seconds() == 0.5  # ten times what the same checks took
+    hangs = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    code, _, allowed = wait(hangs, time.monotonic(), limit)
+    assert (code, allowed) == (None, 0.5)  # stopped by its limit...
+    assert hangs.poll() is not None  # ...and killed, not left running
+    floor = Limit()
+    floor.measured(0.1)
+    assert floor.seconds() == 60.0  # never under a minute: one check's run is mostly start-up

@@ -13,20 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from scripts.course import Course, Stage, junit_results, load_course
-from scripts.mutate import (
-    MANIFEST,
-    NOT_COPIED,
-    ROOT,
-    Exercise,
-    load_manifest,
-    misplaced,
-    plant,
-)
+from scripts.copies import NOT_COPIED
+from scripts.course import Course, Stage, collected, junit_results, load_course
+from scripts.manifest import MANIFEST, ROOT, Exercise, load_manifest, misplaced, plant
 from stages.s01_model.errors import CourseInputError
 
 pytestmark = pytest.mark.runner  # these start the runner; the runner's --full leaves them out
 TIE = "tie-is-no-longer-a-tie"
+DENOMINATOR = "denominator-of-scored-cases-only"
+GOLDEN_FILE = "stages/s08_eval/checks/test_golden.py"
 # a check that the tie exercise turns red besides the one it claims
 COLLATERAL = (
     "stages/s08_eval/checks/test_report.py::test_the_command_prints_the_report_with_both_halves"
@@ -245,3 +240,33 @@ def test_each_lesson_lists_exactly_its_stage_s_exercises_with_what_makes_them_da
         readme = (ROOT / course.stage(number).directory / "README.md").read_text()
         listed = re.findall(r"^- `([a-z0-9-]+)` — (.+)$", readme, flags=re.MULTILINE)
         assert listed == [(e.id, e.why) for e in exercises if e.stage == number], number
+
+
+@pytest.mark.failure_mode
+def test_a_prediction_of_a_golden_check_is_wrong_though_the_bug_turns_it_red(tmp_path):
+    # The bug shrinks the denominator; the golden text report turns red for it, as it does for
+    # almost any change to the report. Naming it is not naming the failure.
+    record, golden = (
+        tmp_path / "student.json",
+        f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one",
+    )
+    result = subprocess.run(
+        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", golden,
+         "--record", str(record)],
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"  red: {golden}\n" in result.stdout  # it did turn red: that is the trap
+    own = next(e.check for e in load_manifest() if e.id == DENOMINATOR)
+    assert f"  red: {own}\n" in result.stdout
+    assert f"The check this exercise names: {own}\n" in result.stdout
+    assert f"You predicted {golden}: wrong.\n  It turned red too, but only as any change" in (
+        result.stdout
+    )
+    assert json.loads(record.read_text())[DENOMINATOR]["right"] is False
+
+
+def test_no_exercise_counts_a_golden_check_as_its_own_beside_its_claim():
+    golden = {node.split("[", 1)[0] for node, marks in collected(ROOT) if "golden" in marks}
+    assert f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one" in golden  # it is seen
+    assert [(e.id, c) for e in load_manifest() for c in e.also if c in golden] == []

@@ -31,11 +31,13 @@ def report_as_the_command_builds_it(runs, spec):
 @pytest.mark.parametrize(
     ("spec", "name"), [("biased", "biased"), ("fakes.judges:ProseJudge", "prose")]
 )
+@pytest.mark.golden
 def test_the_report_is_the_reviewed_one(runs, spec, name):
     report = report_as_the_command_builds_it(runs, spec)
     assert report == json.loads((GOLDEN / f"{name}.json").read_text())
 
 
+@pytest.mark.golden
 def test_the_text_report_is_the_reviewed_one(runs):
     text = render(report_as_the_command_builds_it(runs, "biased"))
     assert text + "\n" == (GOLDEN / "biased.txt").read_text()

@@ -211,6 +211,7 @@ def test_a_spec_that_names_no_judge_is_one_line_and_exit_2(cli, one_line_error, 
     one_line_error(cli("stages.s08_eval", "--judge", spec), fragment)
 
 
+@pytest.mark.golden
 def test_the_lesson_quotes_the_numbers_of_a_live_run(runs):
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### Numbers from a run", 1)[1].split("\n#", 1)[0]

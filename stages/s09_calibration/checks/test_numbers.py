@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from fakes.judges import BiasedJudge, FamilyJudge, SteadyJudge
 from stages.s08_eval.findings import MIN_SHARE, MIN_USABLE
 from stages.s08_eval.judge import CountingJudge
@@ -19,6 +21,7 @@ from stages.s09_calibration.twins import load_twins
 STAGE = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.golden
 def test_the_lesson_quotes_the_numbers_of_a_live_run():
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### Numbers from a run", 1)[1].split("\n#", 1)[0]
@@ -86,6 +89,7 @@ def test_the_lesson_quotes_the_minimum_the_code_uses():
     assert f"fewer than {MIN_NORMAL} labels for PPI++" in lesson
 
 
+@pytest.mark.golden
 def test_the_lesson_s_prose_about_the_corrected_rate_is_the_run_s():
     lesson = " ".join((STAGE / "README.md").read_text().split())
     cases = load_calibration()

@@ -30,6 +30,7 @@ def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
     assert padded.returncode == 0, padded.stderr
 
 
+@pytest.mark.golden
 def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### The local model's numbers", 1)[1].split("\n#", 1)[0]

@@ -211,6 +211,7 @@ def test_the_demo_comparison_shows_the_rise_was_the_judge_s(cli):
     assert ppi["value"] == 0.0  # every case labelled: lambda 0, the people's change
 
 
+@pytest.mark.golden
 def test_the_lesson_quotes_the_correction_of_a_live_run(cli, report):
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### The corrected pass rate of a run", 1)[1].split("\n#", 1)[0]
@@ -228,6 +229,7 @@ def test_the_lesson_quotes_the_correction_of_a_live_run(cli, report):
     )
 
 
+@pytest.mark.golden
 def test_the_lesson_s_prose_about_stage_8_s_run_is_the_run_s(report):
     lesson = " ".join((STAGE / "README.md").read_text().split())
     people = read_labels(LABELS, LabelColumns("id", "human"), 7)

@@ -127,6 +127,7 @@ def test_files_that_are_not_two_matching_stage_8_reports_are_one_line(
         pairs(report, broken, "here")
 
 
+@pytest.mark.golden
 def test_the_lesson_quotes_the_comparison_of_a_live_run(judged):
     readme = (STAGE / "README.md").read_text()
     numbers = readme.split("### Two versions of the agent", 1)[1].split("\n#", 1)[0]
@@ -162,6 +163,7 @@ def test_the_lesson_counts_the_demo_cases():
     assert len(load_cases(VERSIONS_CASES)) == 12 and "runs the demo's twelve cases" in lesson
 
 
+@pytest.mark.golden
 def test_the_lesson_s_prose_about_the_corrected_change_is_the_run_s(judged):
     lesson = " ".join((STAGE / "README.md").read_text().split())
     assert judged["biased"].pass_rate == pytest.approx(1 / 3)

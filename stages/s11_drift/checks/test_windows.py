@@ -292,6 +292,7 @@ def test_one_window_alone_is_refused_with_one_line(cli, tmp_path):
     assert no_steps.stderr == "error: windows: --last must be 1 or more, not 0\n"
 
 
+@pytest.mark.golden
 def test_the_lessons_numbers_are_the_demos(demo):
     lesson = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     numbers = lesson.split("### Windows of scores", 1)[1].split("\n#", 1)[0]
