@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import tempfile
+import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -152,20 +153,26 @@ def show(exercise: Exercise, record: dict[str, Any]) -> None:
     state = "done" if done(record, exercise) else "not done yet"
     print(f"exercise {exercise.id} (stage {exercise.stage}, {exercise.kind}; {state})\n")
     print(diff(exercise))
-    print(f"hint: {exercise.hint}\n")
+    print(wrapped(f"hint: {exercise.hint}") + "\n")
     if exercise.kind == "predict":
         print("Which of these checks will turn red with this bug planted?")
         print(listing(stage_checks(exercise)))
         print(f"\nanswer with: make exercise ID={exercise.id} PREDICT=N")
     elif is_stub(exercise):
         name = exercise.check.split("::", 1)[1]
-        print(f"No check at this stage catches it. Write the one that does: in "
-              f"{exercise.check_file},\nreplace the pytest.skip line of {name} with a check "
-              "that passes on the code as it is\nand fails with this bug planted. Then prove "
-              f"it: make exercise ID={exercise.id}")  # fmt: skip
+        print("No check at this stage catches it. Write the one that does, in")
+        print(f"  {exercise.check_file}:")
+        print(wrapped(f"replace the pytest.skip line of {name} with a check that passes on the "
+                      "code as it is and fails with this bug planted. Then prove it:"))  # fmt: skip
+        print(f"  make exercise ID={exercise.id}")
     else:
         print(f"Your check in {exercise.check_file} is written: prove it with")
         print(f"make exercise ID={exercise.id}")
+
+
+def wrapped(text: str) -> str:
+    """A paragraph of the command's own words, kept within the width of a terminal."""
+    return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
 
 def side_by_side(runner: Runner, exercise: Exercise) -> tuple[Run, Run]:
@@ -208,15 +215,18 @@ def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Pa
     if already:
         names = ", ".join(sorted(already)[:3]) + (", ..." if len(already) > 3 else "")
         print(f"({len(already)} were red without the bug too, and are left out: {names})")
-    own = " (or: " + ", ".join(exercise.also) + ")" if exercise.also else ""
-    print(f"\nThe check this exercise names: {exercise.check}{own}")
+    print(f"\nThe check this exercise names: {exercise.check}")
+    for node in exercise.also:
+        print(f"  and, naming the same failure: {node}")
     was_red = any(belongs(node, named) for node in red)
     right = named in exercise.own and was_red
     print(f"You predicted {named}: {'right' if right else 'wrong'}.")
     if not right:
-        print(f"  {why_not(named, was_red, dict(checks)[named], exercise)}")
+        print(
+            textwrap.indent(wrapped(why_not(named, was_red, dict(checks)[named], exercise)), "  ")
+        )
     print("Credited as done, right or wrong: the red checks above are what it teaches.")
-    print(f"Why the bug matters: {exercise.why}")
+    print(wrapped(f"Why the bug matters: {exercise.why}"))
     credit(record_path, exercise, {"predicted": named, "right": right, "red": red})
     return 0
 
@@ -257,7 +267,8 @@ def verify(runner: Runner, exercise: Exercise, record_path: Path) -> int:
         return 1
     if "failed" not in claimed(second.results, exercise.check):
         print("your check passes on the code as it is, and with the bug planted too: it does")
-        print(f"not notice the bug yet. A second hint: {exercise.second_hint}")
+        print("not notice the bug yet.")
+        print(wrapped(f"A second hint: {exercise.second_hint}"))
         return 1
     print(f"verified: {exercise.check} passes on the code and fails with the bug planted")
     print(f"  with the bug: {second.messages.get(exercise.check, '')[:100]}")

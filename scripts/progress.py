@@ -70,13 +70,15 @@ def own_checks(course: Course, stage: Stage) -> list[str]:
     return [f"{stage.directory}/checks", *files]
 
 
-def checks_line(paths: list[str]) -> tuple[str, bool]:
-    """Run the checks; a line with their counts (and the first failures), and whether green."""
+def checks_line(paths: list[str], spread: bool = False) -> tuple[str, bool]:
+    """Run the checks (`spread` over the cores: worth it for a stage's, not for a file's); a
+    line with their counts (and the first failures), and whether green."""
     with tempfile.TemporaryDirectory(prefix="progress-") as scratch:
         junit = Path(scratch) / "junit.xml"
         started = time.monotonic()
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", WORKERS,
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             *(["-n", WORKERS] if spread else []),
              f"--junitxml={junit}", f"--basetemp={Path(scratch) / 'tmp'}", *paths],
             cwd=ROOT, capture_output=True, text=True, check=False,
         )  # fmt: skip
@@ -143,7 +145,7 @@ def main() -> int:
     if not args.no_checks:
         if sys.stdout.isatty():  # a note while pytest runs, overwritten by the result
             print("checks: running pytest ...", end="\r", flush=True)
-        line, green = checks_line(args.paths or own_checks(load_course(), stage))
+        line, green = checks_line(args.paths or own_checks(load_course(), stage), not args.paths)
         if not args.paths:  # say whose checks they were: not every stage's
             line = line.replace("checks:", f"checks of {stage.tag} and the course:", 1)
         print(line)

@@ -30,6 +30,7 @@ from stages.s01_model.errors import CourseInputError  # noqa: E402
 # Used for the commits `next` makes only where git has no name and address configured.
 IDENTITY = ["-c", "user.name=Course student", "-c", "user.email=student@course.invalid"]
 HIDDEN = {"mutations/exercises.toml"}  # its diff holds the new exercises' answers
+SOLUTIONS = "mutations/solutions/"  # the reference checks: read once your own are proven
 
 
 def git(*args: str, root: Path = ROOT) -> str:
@@ -84,11 +85,14 @@ def diff(root: Path = ROOT) -> int:
     before = f"stage-{stage.number - 1:02d}"
     status = git("diff", "--name-status", "--no-renames", before, stage.tag, root=root)
     kinds = [(line[0], line.split("\t", 1)[1]) for line in status.splitlines() if "\t" in line]
-    new = [path for kind, path in kinds if kind == "A"]
-    edited = [path for kind, path in kinds if kind == "M"]
+    new = [path for kind, path in kinds if kind == "A" and not path.startswith(SOLUTIONS)]
+    edited = [path for kind, path in kinds if kind == "M" and not path.startswith(SOLUTIONS)]
+    references = [path for kind, path in kinds if path.startswith(SOLUTIONS)]
     print(f"{stage.tag} adds {len(new)} files to {before}, and changes {len(edited)}.")
     print(f"\nnew (read them whole, in the order {lesson} gives):")
     print("".join(f"  {path}\n" for path in new), end="")
+    if references:
+        print(f"  (and {len(references)} in {SOLUTIONS}: reference checks, for after yours)")
     print("\nchanged" + (", and shown below:" if edited else ": none"))
     print("".join(f"  {path}\n" for path in edited), end="")
     hidden = [path for path in edited if path in HIDDEN]

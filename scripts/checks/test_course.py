@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scripts.course import figures, load_course, path_table, table_in
-from scripts.progress import position_line
+from scripts.progress import own_checks, position_line
 from stages.s01_model.files import load_toml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -379,3 +379,13 @@ def test_progress_names_the_tag_and_every_changed_file_whole(tmp_path):
         "git: 1 commit(s) of yours after its tag, on branch mine; no tracked file changed"
     )
     assert position_line("stage-99", tmp_path).startswith("git: at stage-01-1-g")
+
+
+def test_progress_runs_the_stage_s_own_checks_and_the_course_s_and_no_others():
+    course = load_course(ROOT)
+    last = course.stages[-1]
+    paths = own_checks(course, last)
+    assert paths[0] == f"{last.directory}/checks" and "scripts/checks/test_course.py" in paths
+    assert all((ROOT / path).exists() for path in paths)
+    earlier = [f"{stage.directory}/" for stage in course.stages[:-1]]
+    assert [path for path in paths if path.startswith(tuple(earlier))] == []

@@ -270,3 +270,19 @@ def test_no_exercise_counts_a_golden_check_as_its_own_beside_its_claim():
     golden = {node.split("[", 1)[0] for node, marks in collected(ROOT) if "golden" in marks}
     assert f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one" in golden  # it is seen
     assert [(e.id, c) for e in load_manifest() for c in e.also if c in golden] == []
+
+
+def test_a_prediction_of_a_check_listed_beside_the_claimed_one_is_right(tmp_path):
+    record, (beside,) = (
+        tmp_path / "student.json",
+        next(e.also for e in load_manifest() if e.id == DENOMINATOR),
+    )
+    result = subprocess.run(
+        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", beside,
+         "--record", str(record)],
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"  and, naming the same failure: {beside}\n" in result.stdout
+    assert f"You predicted {beside}: right." in result.stdout
+    assert json.loads(record.read_text())[DENOMINATOR]["right"] is True
