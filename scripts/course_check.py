@@ -32,6 +32,7 @@ import threading
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.build_course import DEFAULT_OUT, git  # noqa: E402
 from scripts.course import ROW, table_in  # noqa: E402
-from scripts.manifest import is_stub, load_manifest  # noqa: E402
+from scripts.manifest import Exercise, is_stub, load_manifest  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
 VENVS = ROOT / "build" / "venvs"
@@ -111,18 +112,6 @@ def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
             git("worktree", "remove", "--force", str(tree), cwd=course)
 
 
-def make(tree: Path, venv: Path, env: dict[str, str], log: Path, *args: str) -> str:
-    """`make ARGS` in `tree` with the shared environment, as a student types it; its output
-    (appended to `log`), or an error naming the command when it fails."""
-    done = subprocess.run(["make", "--no-print-directory", f"VENV={venv}", *args], cwd=tree,
-                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
-    with log.open("a") as handle:
-        handle.write(f"$ make {' '.join(args)}\n{done.stdout}{done.stderr}\n")
-    if done.returncode != 0:
-        raise CourseInputError(f"make {' '.join(args)} exited {done.returncode}")
-    return done.stdout
-
-
 def numbered(shown: str) -> dict[str, tuple[int, bool]]:
     """The checks `make exercise ID=...` lists for a prediction: node id -> its number, and
     whether it is marked golden."""
@@ -135,59 +124,86 @@ def numbered(shown: str) -> dict[str, tuple[int, bool]]:
     return found
 
 
+@dataclass(frozen=True)
+class Student:
+    """A scripted student's clone of the course at one tag, and how it runs make there."""
+
+    tree: Path
+    venv: Path
+    env: dict[str, str]
+    log: Path
+    number: int  # the tag's stage
+
+    def make(self, *args: str) -> str:
+        """`make ARGS` as a student types it, with the shared environment; its output
+        (appended to the log), or an error naming the command when it fails."""
+        done = subprocess.run(["make", "--no-print-directory", f"VENV={self.venv}", *args],
+                              cwd=self.tree, env=self.env, capture_output=True, text=True,
+                              check=False)  # fmt: skip
+        with self.log.open("a") as handle:
+            handle.write(f"$ make {' '.join(args)}\n{done.stdout}{done.stderr}\n")
+        if done.returncode != 0:
+            raise CourseInputError(f"make {' '.join(args)} exited {done.returncode}")
+        return done.stdout
+
+    def write(self, exercise: Exercise) -> None:
+        """The exercise's check written: its reference, as the tag keeps it, put in place."""
+        reference = self.tree / "mutations" / "solutions" / Path(exercise.check_file).name
+        (self.tree / exercise.check_file).write_bytes(reference.read_bytes())
+
+    def predict(self, exercise: Exercise, right: bool) -> None:
+        """A prediction, numbered as `make exercise` lists the checks: the exercise's own
+        check, or (to be wrong) a golden check where there is one, else another check."""
+        checks = numbered(self.make("exercise", f"ID={exercise.id}"))
+        golden = [node for node, (_, marked) in checks.items() if marked]  # from stage 8 on
+        named = (
+            exercise.check if right else (golden or [n for n in checks if n not in exercise.own])[0]
+        )
+        said = self.make("exercise", f"ID={exercise.id}", f"PREDICT={checks[named][0]}")
+        if f"You predicted {named}: {'right' if right else 'wrong'}." not in said:
+            raise CourseInputError(f"the prediction of {named} for {exercise.id} was misjudged")
+
+
 def as_a_student(course: Path, tag: str, venv: Path, env: dict[str, str], scratch: Path) -> str:
     """A scripted student in a clone of the course at `tag`, who has the checks of earlier
     stages from before: predicts one exercise right and one wrong, writes this stage's check
     (the reference, stub removed) and proves it, runs `make check` (green, every written check
     KILLED), moves on with `make next` and finds the three credits and the checks there."""
-    tree, log = scratch / f"{tag}-student", LOGS / f"{tag}.student.log"
-    log.write_text("")
+    tree = scratch / f"{tag}-student"
     git("clone", "-q", "--shared", str(course), str(tree), cwd=scratch)
     git("checkout", "-q", tag, cwd=tree)
     venv_for(tree)  # its stamp touched: newer than the pyproject.toml just checked out
-    number = int(tag.split("-")[1])
+    student = Student(tree, venv, env, LOGS / f"{tag}.student.log", int(tag.split("-")[1]))
+    student.log.write_text("")
     exercises = load_manifest(tree / "mutations" / "exercises.toml")
     writes = [e for e in exercises if e.kind == "write"]
-    right, wrong = [e for e in exercises if e.stage == number and e.kind == "predict"][:2]
-    for written in writes:  # earlier stages' from before, and this stage's, written now
-        reference = tree / "mutations" / "solutions" / Path(written.check_file).name
-        if written.stage < number:
-            (tree / written.check_file).write_bytes(reference.read_bytes())
-    checks = numbered(make(tree, venv, env, log, "exercise", f"ID={right.id}"))
-    said = make(
-        tree, venv, env, log, "exercise", f"ID={right.id}", f"PREDICT={checks[right.check][0]}"
-    )
-    if f"You predicted {right.check}: right." not in said:
-        raise CourseInputError(f"a prediction of {right.id}'s own check was not right")
-    checks = numbered(make(tree, venv, env, log, "exercise", f"ID={wrong.id}"))
-    golden = [node for node, (_, marked) in checks.items() if marked]  # from stage 8 on
-    other = (golden or [node for node in checks if node not in wrong.own])[0]
-    said = make(tree, venv, env, log, "exercise", f"ID={wrong.id}", f"PREDICT={checks[other][0]}")
-    if f"You predicted {other}: wrong." not in said:
-        raise CourseInputError(f"a prediction of {other} for {wrong.id} was not wrong")
-    for written in (e for e in writes if e.stage == number):
-        reference = tree / "mutations" / "solutions" / Path(written.check_file).name
-        (tree / written.check_file).write_bytes(reference.read_bytes())
-        said = make(tree, venv, env, log, "exercise", f"ID={written.id}")
-        if not said.startswith(f"verified: {written.check}"):
-            raise CourseInputError(f"the reference check of {written.id} was not verified")
-    said = make(tree, venv, env, log, "check")
-    proven = re.search(r"^(\d+) of (\d+) KILLED$", said, re.M)
+    for written in (e for e in writes if e.stage < student.number):
+        student.write(written)  # from the stages before, carried here
+    right, wrong = [e for e in exercises if e.stage == student.number and e.kind == "predict"][:2]
+    student.predict(right, right=True)
+    student.predict(wrong, right=False)
+    mine = next(e for e in writes if e.stage == student.number)
+    student.write(mine)
+    if not student.make("exercise", f"ID={mine.id}").startswith(f"verified: {mine.check}"):
+        raise CourseInputError(f"the reference check of {mine.id} was not verified")
+    proven = re.search(r"^(\d+) of (\d+) KILLED$", student.make("check"), re.M)
     if proven is None or proven.group(1) != proven.group(2):
         raise CourseInputError("with its checks written, make check did not prove them all KILLED")
-    said = make(tree, venv, env, log, "next")
-    after = f"stage-{number + 1:02d}"
-    if "there is no next tag" in said:
+    moved = student.make("next")
+    after = f"stage-{student.number + 1:02d}"
+    if "there is no next tag" in moved:
         return f"a scripted student: {proven.group(0)}, make check green; the last tag"
-    credits = make(tree, venv, env, log, "progress", "NO_CHECKS=1")
-    moved = [e for e in writes if e.stage <= number]
-    still = [e.id for e in moved if is_stub(e, tree)]
-    done = re.search(r"^exercises: 3 of \d+ done$", credits, re.M)
-    if not said.startswith(f"now at {after}") or still or done is None:
-        raise CourseInputError(f"at {after} after make next: credits or checks missing")
+    credits = student.make("progress", "NO_CHECKS=1")
+    kinds = ["exercises: 3 of ", f"  predicted right: {right.id}\n", f"): {wrong.id}\n",
+             f"verified: {mine.id}\n"]  # fmt: skip
+    carried = [e for e in writes if e.stage <= student.number]
+    if not moved.startswith(f"now at {after}") or any(is_stub(e, tree) for e in carried):
+        raise CourseInputError(f"make next did not bring the written checks to {after}")
+    if not all(kind in credits for kind in kinds):
+        raise CourseInputError(f"at {after}, make progress does not show the three credits")
     return (
         f"a scripted student: {proven.group(0)}, make check green; make next: {after} with "
-        f"{len(moved)} written checks and 3 credits"
+        f"{len(carried)} written checks and 3 credits"
     )
 
 

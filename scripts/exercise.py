@@ -223,7 +223,9 @@ def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Pa
     print(f"You predicted {named}: {'right' if right else 'wrong'}.")
     if not right:
         print(
-            textwrap.indent(wrapped(why_not(named, was_red, dict(checks)[named], exercise)), "  ")
+            textwrap.indent(
+                wrapped(why_not(named, red, already, dict(checks)[named], exercise)), "  "
+            )
         )
     print("Credited as done, right or wrong: the red checks above are what it teaches.")
     print(wrapped(f"Why the bug matters: {exercise.why}"))
@@ -231,8 +233,12 @@ def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Pa
     return 0
 
 
-def why_not(named: str, was_red: bool, golden: bool, exercise: Exercise) -> str:
+def why_not(named: str, red: list[str], already: set[str], golden: bool, exercise: Exercise) -> str:
     """One line: why the check a wrong prediction named is not this bug's."""
+    if any(belongs(node, named) for node in already):
+        return ("It was red without the bug too, so this run cannot tell: get the checks green "
+                "first (make progress shows which are red).")  # fmt: skip
+    was_red = any(belongs(node, named) for node in red)
     if named in exercise.own:
         return "It stayed green here, though `make mutate` proves it red: has the code changed?"
     if not was_red:

@@ -16,7 +16,15 @@ from pathlib import Path
 
 from scripts.copies import NOT_COPIED, Limit, wait
 from scripts.course import Course, Stage, load_course
-from scripts.exercise import SOLUTIONS, STUDENT, current, done, read_record, stage_checks
+from scripts.exercise import (
+    SOLUTIONS,
+    STUDENT,
+    current,
+    done,
+    read_record,
+    stage_checks,
+    why_not,
+)
 from scripts.manifest import Exercise, fingerprint, is_stub, load_manifest
 from scripts.mutate import plan
 from scripts.progress import exercises_line
@@ -237,3 +245,22 @@ def test_a_run_is_stopped_at_ten_times_the_measured_time_and_not_before_it_is_kn
     floor = Limit()
     floor.measured(0.1)
     assert floor.seconds() == 60.0  # never under a minute: one check's run is mostly start-up
+
+
+def test_a_wrong_prediction_is_told_why_its_check_was_not_the_one():
+    mine, other = first("predict"), "stages/x/checks/test_x.py::test_other"
+    because = [
+        why_not(other, [], {other}, False, mine),  # red before the bug was planted
+        why_not(other, [], set(), False, mine),  # green with the bug
+        why_not(other, [other + "[1]"], set(), True, mine),  # red, as any change turns it
+        why_not(other, [other], set(), False, mine),  # red, but not this failure's check
+        why_not(mine.check, [], set(), False, mine),  # the right check, green here
+    ]
+    assert [reason.split(",")[0].split(":")[0] for reason in because] == [
+        "It was red without the bug too",
+        "It stayed green with the bug planted",
+        "It turned red too",
+        "It turned red too",
+        "It stayed green here",
+    ]
+    assert "reviewed copy" in because[2] and "reviewed copy" not in because[3]
