@@ -33,6 +33,10 @@ HIDDEN = {"mutations/exercises.toml"}  # its diff holds the new exercises' answe
 SOLUTIONS = "mutations/solutions/"  # the reference checks: read once your own are proven
 
 
+def files(count: int) -> str:
+    return f"{count} file{'' if count == 1 else 's'}"
+
+
 def git(*args: str, root: Path = ROOT) -> str:
     """git's output in `root`; its own message, on one line, when it fails."""
     result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
@@ -78,8 +82,8 @@ def diff(root: Path = ROOT) -> int:
     stage = here(root)
     lesson = f"{stage.directory}/README.md"
     if stage.number == 1:
-        files = git("ls-tree", "-r", "--name-only", stage.tag, root=root).split()
-        print(f"{stage.tag} is the first tag: all of its {len(files)} files are new; {lesson}")
+        listed = git("ls-tree", "-r", "--name-only", stage.tag, root=root).split()
+        print(f"{stage.tag} is the first tag: all of its {len(listed)} files are new; {lesson}")
         print("says which to read, and in what order")
         return 0
     before = f"stage-{stage.number - 1:02d}"
@@ -88,7 +92,7 @@ def diff(root: Path = ROOT) -> int:
     new = [path for kind, path in kinds if kind == "A" and not path.startswith(SOLUTIONS)]
     edited = [path for kind, path in kinds if kind == "M" and not path.startswith(SOLUTIONS)]
     references = [path for kind, path in kinds if path.startswith(SOLUTIONS)]
-    print(f"{stage.tag} adds {len(new)} files to {before}, and changes {len(edited)}.")
+    print(f"{stage.tag} adds {files(len(new))} to {before}, and changes {len(edited)}.")
     print(f"\nnew (read them whole, in the order {lesson} gives):")
     print("".join(f"  {path}\n" for path in new), end="")
     if references:
@@ -126,14 +130,14 @@ def reset(yes: bool, root: Path = ROOT) -> int:
     print("".join(f"  {path}\n" for path in back), end="")
     if not yes:
         try:
-            answer = input(f"put these {len(back)} files back? [y/N] ")
+            answer = input(f"put {'it' if len(back) == 1 else 'them'} back? [y/N] ")
         except EOFError:
             answer = ""
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing was put back")
-            return 1
+            return 0  # the student's choice, not a failure
     git("checkout", stage.tag, "--", *back, root=root)
-    print(f"put back: {len(back)} files, as {stage.tag} has them")
+    print(f"put back {files(len(back))}, as {stage.tag} has them")
     return 0
 
 

@@ -97,7 +97,7 @@ def test_reset_asks_first_and_keeps_the_checks_the_student_wrote(course, monkeyp
     (course / "s" / "one" / "m.py").write_text("x = 3\n")
     (course / "s" / "one" / "checks" / "test_exercise_e1.py").write_text(WRITTEN)
     monkeypatch.setattr("builtins.input", lambda prompt: "n")
-    assert reset(False, course) == 1  # not confirmed: nothing is put back
+    assert reset(False, course) == 0  # not confirmed: nothing is put back, and no failure
     assert (course / "s" / "one" / "m.py").read_text() == "x = 3\n"
     monkeypatch.setattr("builtins.input", lambda prompt: "y")
     assert reset(False, course) == 0
@@ -105,14 +105,14 @@ def test_reset_asks_first_and_keeps_the_checks_the_student_wrote(course, monkeyp
     assert (course / "s" / "one" / "checks" / "test_exercise_e1.py").read_text() == WRITTEN
     said = capsys.readouterr().out
     assert "kept, the checks you wrote: s/one/checks/test_exercise_e1.py" in said
-    assert "put back: 1 files, as stage-01 has them" in said
+    assert "nothing was put back\n" in said and "put back 1 file, as stage-01 has them" in said
 
 
 def test_diff_names_what_the_tag_adds(course, capfd):
     git(course, "checkout", "-q", SECOND)
     assert diff(course) == 0
     said = capfd.readouterr().out  # the changed files' diff comes from git itself
-    assert said.startswith(f"{SECOND} adds 1 files to {FIRST}, and changes 1.")
+    assert said.startswith(f"{SECOND} adds 1 file to {FIRST}, and changes 1.")
     assert "\n  s/two/n.py\n" in said and "\n  course.toml\n" in said
 
 
