@@ -35,6 +35,7 @@ report: $(STAMP)
 CHECKS := lint typecheck test
 STAGE_DIR = $(wildcard stages/s$(shell printf %02d $(STAGE) 2>/dev/null)_*)
 check:
+	$(if $(STAGE),$(if $(STAGE_DIR),,$(error STAGE=$(STAGE): no such stage here)))
 	@$(MAKE) --no-print-directory -j 2 $(if $(filter output-sync,$(.FEATURES)),-Otarget) $(CHECKS)
 
 lint: $(STAMP)

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.course import MANIFEST, ROW, Course, Stage, course_from, table_in, with_table  # noqa: E402
+from scripts.manifest import function  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.files import parse_toml  # noqa: E402
 
@@ -146,8 +147,9 @@ def reference(path: str, text: str, name: str, tag: int) -> str:
     gives (`return`, then pytest.skip) cut from the end of the check, and a docstring that
     says what the file is."""
     text = unmark(path, text, tag, main=True)
-    module = ast.parse(text)
-    check = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    module, check = ast.parse(text), function(text, name)
+    if check is None:
+        raise CourseInputError(f"{path}: no function {name}")
     *_, done, stub = check.body
     if not isinstance(done, ast.Return) or not isinstance(stub, ast.Expr):
         raise CourseInputError(f"{path}: {name} does not end with `return`, then its stub")

@@ -52,6 +52,7 @@ from scripts.manifest import (  # noqa: E402
     belongs,
     claimed,
     fingerprint,
+    function,
     is_stub,
     load_manifest,
     plant,
@@ -286,10 +287,8 @@ def verify(runner: Runner, exercise: Exercise, record_path: Path) -> int:
 
 def function_source(text: str, name: str) -> str:
     """The source of the function `name` in a module's text (the whole text if not found)."""
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return ast.get_source_segment(text, node) or text
-    return text
+    found = function(text, name)
+    return (ast.get_source_segment(text, found) if found else None) or text
 
 
 def beside_the_reference(exercise: Exercise, written: str, root: Path = ROOT) -> str:

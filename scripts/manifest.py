@@ -124,7 +124,9 @@ def plant(tree: Path, exercise: Exercise) -> str | None:
     return None
 
 
-def _function(text: str, name: str) -> ast.FunctionDef | None:
+def function(text: str, name: str) -> ast.FunctionDef | None:
+    """The module-level function `name` in a module's text, or None (a SyntaxError if the
+    text does not parse)."""
     for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return node
@@ -137,12 +139,12 @@ def is_stub(exercise: Exercise, root: Path = ROOT) -> bool:
     imports, is not; nor is a file that does not parse (the proof then says why)."""
     path = root / exercise.check_file
     try:
-        function = _function(path.read_text(encoding="utf-8"), exercise.check.split("::")[1])
+        found = function(path.read_text(encoding="utf-8"), exercise.check.split("::")[1])
     except (OSError, SyntaxError, ValueError):
         return False
-    if function is None:
+    if found is None:
         return False
-    body = function.body
+    body = found.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
     if len(body) != 1 or not isinstance(body[0], ast.Expr):

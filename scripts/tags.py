@@ -46,10 +46,13 @@ def git(*args: str, root: Path = ROOT) -> str:
     return result.stdout
 
 
+def says_yes(*args: str, root: Path = ROOT) -> bool:
+    """Whether git answers yes (exit 0) to a question such as `rev-parse --verify`."""
+    return subprocess.run(["git", *args], cwd=root, capture_output=True).returncode == 0
+
+
 def has_tag(tag: str, root: Path = ROOT) -> bool:
-    found = subprocess.run(["git", "rev-parse", "-q", "--verify", f"refs/tags/{tag}"], cwd=root,
-                           capture_output=True, check=False)  # fmt: skip
-    return found.returncode == 0
+    return says_yes("rev-parse", "-q", "--verify", f"refs/tags/{tag}", root=root)
 
 
 def here(root: Path = ROOT) -> Stage:
@@ -143,10 +146,7 @@ def reset(yes: bool, root: Path = ROOT) -> int:
 
 def commit(message: str, paths: list[str], root: Path = ROOT) -> None:
     """Commit `paths` alone, as whoever git says you are (else as IDENTITY)."""
-    named = all(
-        subprocess.run(["git", "config", key], cwd=root, capture_output=True).returncode == 0
-        for key in ("user.name", "user.email")
-    )
+    named = all(says_yes("config", key, root=root) for key in ("user.name", "user.email"))
     git("add", "--", *paths, root=root)
     git(*([] if named else IDENTITY), "commit", "-q", "-m", message, "--", *paths, root=root)
 
@@ -178,9 +178,9 @@ def next_tag(root: Path = ROOT) -> int:
             "or commit them yourself, then run make next again"
         )
     if edited:
-        on_a_branch = subprocess.run(["git", "symbolic-ref", "-q", "HEAD"], cwd=root,
-                                     capture_output=True, check=False).returncode == 0  # fmt: skip
-        if not on_a_branch:  # at the tag itself: a branch of yours, from it
+        if not says_yes(
+            "symbolic-ref", "-q", "HEAD", root=root
+        ):  # at the tag itself: a branch of yours, from it
             git("switch", "-q", "-c", fresh_branch(f"mine/{stage.tag}", root), root=root)
         commit(f"My checks at {stage.tag}", [line[3:] for line in edited], root)
     ours = git("rev-parse", "HEAD", root=root).strip()

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.copies import NOT_COPIED, Limit, wait
+from scripts.copies import NOT_COPIED, TEN_TIMES, Limit, wait
 from scripts.course import Course, Stage, load_course
 from scripts.exercise import (
     SOLUTIONS,
@@ -264,3 +264,10 @@ def test_a_wrong_prediction_is_told_why_its_check_was_not_the_one():
         "It stayed green here",
     ]
     assert "reviewed copy" in because[2] and "reviewed copy" not in because[3]
+
+
+def test_the_readmes_state_the_time_limit_the_runners_use():
+    assert TEN_TIMES == 10.0  # the READMEs say it in words
+    for readme in ("README.md", "mutations/README.md"):
+        text = " ".join((ROOT / readme).read_text(encoding="utf-8").split())
+        assert "ten times what the" in text and "took" in text, readme

@@ -242,20 +242,24 @@ def test_each_lesson_lists_exactly_its_stage_s_exercises_with_what_makes_them_da
         assert listed == [(e.id, e.why) for e in exercises if e.stage == number], number
 
 
-@pytest.mark.failure_mode
-def test_a_prediction_of_a_golden_check_is_wrong_though_the_bug_turns_it_red(tmp_path):
-    # The bug shrinks the denominator; the golden text report turns red for it, as it does for
-    # almost any change to the report. Naming it is not naming the failure.
-    record, golden = (
-        tmp_path / "student.json",
-        f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one",
-    )
+def predicted_denominator(check, tmp_path):
+    """The denominator exercise predicted as a student does it; what it said, and the record."""
+    record = tmp_path / "student.json"
     result = subprocess.run(
-        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", golden,
+        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", check,
          "--record", str(record)],
         cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+    return result, record
+
+
+@pytest.mark.failure_mode
+def test_a_prediction_of_a_golden_check_is_wrong_though_the_bug_turns_it_red(tmp_path):
+    # The bug shrinks the denominator; the golden text report turns red for it, as it does for
+    # almost any change to the report. Naming it is not naming the failure.
+    golden = f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one"
+    result, record = predicted_denominator(golden, tmp_path)
     assert f"  red: {golden}\n" in result.stdout  # it did turn red: that is the trap
     own = next(e.check for e in load_manifest() if e.id == DENOMINATOR)
     assert f"  red: {own}\n" in result.stdout
@@ -273,16 +277,8 @@ def test_no_exercise_counts_a_golden_check_as_its_own_beside_its_claim():
 
 
 def test_a_prediction_of_a_check_listed_beside_the_claimed_one_is_right(tmp_path):
-    record, (beside,) = (
-        tmp_path / "student.json",
-        next(e.also for e in load_manifest() if e.id == DENOMINATOR),
-    )
-    result = subprocess.run(
-        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", beside,
-         "--record", str(record)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout + result.stderr
+    (beside,) = next(e.also for e in load_manifest() if e.id == DENOMINATOR)
+    result, record = predicted_denominator(beside, tmp_path)
     assert f"  and, naming the same failure: {beside}\n" in result.stdout
     assert f"You predicted {beside}: right." in result.stdout
     assert json.loads(record.read_text())[DENOMINATOR]["right"] is True
