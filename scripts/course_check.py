@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.build_course import DEFAULT_OUT, git  # noqa: E402
-from scripts.course import ROW, table_in  # noqa: E402
+from scripts.course import ROW, load_course, table_in  # noqa: E402
 from scripts.manifest import Exercise, is_stub, load_manifest  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 
@@ -190,7 +190,7 @@ def as_a_student(course: Path, tag: str, venv: Path, env: dict[str, str], scratc
     if proven is None or proven.group(1) != proven.group(2):
         raise CourseInputError("with its checks written, make check did not prove them all KILLED")
     moved = student.make("next")
-    after = f"stage-{student.number + 1:02d}"
+    after = next((s.tag for s in load_course().stages if s.number > student.number), "")
     if "there is no next tag" in moved:
         return f"a scripted student: {proven.group(0)}, make check green; the last tag"
     credits = student.make("progress", "NO_CHECKS=1")

@@ -55,6 +55,16 @@ def has_tag(tag: str, root: Path = ROOT) -> bool:
     return says_yes("rev-parse", "-q", "--verify", f"refs/tags/{tag}", root=root)
 
 
+def neighbour(stage: Stage, step: int, root: Path = ROOT) -> str | None:
+    """The tag before (step -1) or after (step 1) this stage's, of those this clone has; the
+    course's stage numbers need not be consecutive."""
+    numbers = sorted(int(tag[6:]) for tag in git("tag", "--list", "stage-*", root=root).split())
+    side = [n for n in numbers if (n - stage.number) * step > 0]
+    if not side:
+        return None
+    return f"stage-{(side[0] if step > 0 else side[-1]):02d}"
+
+
 def here(root: Path = ROOT) -> Stage:
     """This checkout's stage; an error unless its tag is here (the built course)."""
     stage = load_course(root).stages[-1]
@@ -84,12 +94,12 @@ def diff(root: Path = ROOT) -> int:
     diff (new files are read whole, in the lesson's order)."""
     stage = here(root)
     lesson = f"{stage.directory}/README.md"
-    if stage.number == 1:
+    before = neighbour(stage, -1, root)
+    if before is None:
         listed = git("ls-tree", "-r", "--name-only", stage.tag, root=root).split()
         print(f"{stage.tag} is the first tag: all of its {len(listed)} files are new; {lesson}")
         print("says which to read, and in what order")
         return 0
-    before = f"stage-{stage.number - 1:02d}"
     status = git("diff", "--name-status", "--no-renames", before, stage.tag, root=root)
     kinds = [(line[0], line.split("\t", 1)[1]) for line in status.splitlines() if "\t" in line]
     new = [path for kind, path in kinds if kind == "A" and not path.startswith(SOLUTIONS)]
@@ -164,8 +174,8 @@ def fresh_branch(name: str, root: Path = ROOT) -> str:
 def next_tag(root: Path = ROOT) -> int:
     """Commit the checks you wrote, check out the next tag as a branch, and carry them there."""
     stage = here(root)
-    after = f"stage-{stage.number + 1:02d}"
-    if not has_tag(after, root):
+    after = neighbour(stage, 1, root)
+    if after is None:
         print(f"{stage.tag} is the last stage of the course: there is no next tag")
         return 0
     mine = written_checks(root)

@@ -10,9 +10,10 @@ from scripts.manifest import is_stub, load_manifest
 from scripts.tags import diff, next_tag, reset
 from stages.s01_model.errors import CourseInputError
 
-# The fake course's two tags. (Its second is spelt so: a tag of this course must not name a
-# later stage of its own, and the build reads "stage-" and two digits as such a name.)
-FIRST, SECOND = "stage-01", f"stage-{2:02d}"
+# The fake course's two tags, its stages 1 and 3: stage numbers need not be consecutive. (The
+# second is spelt so: a tag of this course must not name a later stage of its own, and the
+# build reads "stage-" and two digits as such a name.)
+FIRST, SECOND = "stage-01", f"stage-{3:02d}"
 STUB = 'import pytest\n\n\ndef test_x():\n    pytest.skip("exercise e1: write this check")\n'
 WRITTEN = "def test_x():\n    assert 1 + 1 == 2\n"
 EXERCISE = """[[exercise]]
@@ -56,7 +57,7 @@ def course(tmp_path):
     git(tmp_path, "tag", "stage-01")
     (tmp_path / "s" / "two").mkdir()
     (tmp_path / "s" / "two" / "n.py").write_text("y = 1\n")
-    (tmp_path / "course.toml").write_text(head + stage_entry(1, "one") + stage_entry(2, "two"))
+    (tmp_path / "course.toml").write_text(head + stage_entry(1, "one") + stage_entry(3, "two"))
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-q", "-m", "two")
     git(tmp_path, "tag", SECOND)
