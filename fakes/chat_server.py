@@ -66,7 +66,7 @@ def judge_like(request: dict[str, Any]) -> Behaviour:
 def answering_as(judge: Any) -> Callable[[dict[str, Any]], Behaviour]:
     """A default that reads the texts back out of the course's prompts and replies as `judge`
     (any object with score and compare) would: a fake judge, served over the wire."""
-    from stages.s10_real_judge import prompts
+    from stages.s12_real_judge import prompts
 
     def pattern(template: str) -> re.Pattern[str]:
         # every {field} of the template matches any text; the rest must match as written

@@ -270,7 +270,7 @@ class JsonJudge:
 
 
 # <<<
-# >>> stage 11
+# >>> stage 16
 
 
 class VersionedJudge:

@@ -1,4 +1,4 @@
-"""Benchmark stage 11's `audit` on a large file (a benchmark, not a timed test).
+"""Benchmark stage 14's audit on a large file (a benchmark, not a timed test).
 
     python scripts/bench_audit.py [--rows N] [--labelled N]
 
@@ -48,7 +48,7 @@ def main() -> int:
         path = Path(folder) / "scores.csv"
         write_scores(path, args.rows, args.labelled)
         size = path.stat().st_size / 1e6
-        command = [sys.executable, "-m", "stages.s11_drift", "audit", str(path), "--json"]
+        command = [sys.executable, "-m", "stages.s14_audit", str(path), "--json"]
         command += ["--length-col", "answer_length", "--human-col", "human", "--out-dir", folder]
         started = time.perf_counter()
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)

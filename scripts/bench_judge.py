@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stages.s10_real_judge.client import OpenAIJudge  # noqa: E402
-from stages.s10_real_judge.prefetch import prefetch  # noqa: E402
-from stages.s10_real_judge.settings import Settings  # noqa: E402
+from stages.s12_real_judge.client import OpenAIJudge  # noqa: E402
+from stages.s12_real_judge.prefetch import prefetch  # noqa: E402
+from stages.s12_real_judge.settings import Settings  # noqa: E402
 
 
 def main() -> int:

@@ -132,9 +132,9 @@ def test_what_a_tag_may_say_of_itself_is_not_a_trace():
 @needs_git
 def test_no_tag_of_this_course_names_a_later_stage():
     # trees() refuses to build when any tag does; each tag keeps exactly its stages' entries
-    for stage, tree in trees(read_worktree()):
+    for at, (_, tree) in enumerate(trees(read_worktree()), start=1):
         manifest = tree["course.toml"].data.decode()
-        assert manifest.count("[[stage]]") == stage.number
+        assert manifest.count("[[stage]]") == at  # stage numbers need not follow on
         assert all(not path.startswith(COURSE.maintainers) for path in tree)
 
 

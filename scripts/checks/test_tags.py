@@ -10,7 +10,7 @@ from scripts.manifest import is_stub, load_manifest
 from scripts.tags import diff, next_tag, reset
 from stages.s01_model.errors import CourseInputError
 
-# The fake course's two tags, its stages 1 and 3: stage numbers need not be consecutive. (The
+# The fake course's two tags, of its stages one and three: stage numbers need not follow on. (The
 # second is spelt so: a tag of this course must not name a later stage of its own, and the
 # build reads "stage-" and two digits as such a name.)
 FIRST, SECOND = "stage-01", f"stage-{3:02d}"

@@ -15,14 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import ROOT, run_cli, short
-from stages.s08_eval.cases import CASES_FILE, CaseRun, load_cases, run_case
-from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.length import load_length_pairs
-from stages.s08_eval.position import load_position_pairs
+from stages.s08_eval.cases import CASES_FILE, load_cases, run_case
 from stages.s08_eval.render import render
-from stages.s08_eval.report import build, first_reason, writable, write
-from stages.s08_eval.specs import JudgeChoice, resolve
-from stages.s08_eval.survey import survey
+from stages.s08_eval.report import evaluation, first_reason, writable, write
+from stages.s08_eval.specs import resolve
 
 REPORT_FILE = ROOT / "reports" / "s08_eval.json"
 SPECS = "biased (default), steady, module.path:attribute"
@@ -39,19 +35,6 @@ def parser(prog: str = "python -m stages.s08_eval", specs: str = SPECS) -> argpa
     found.add_argument("--out", type=Path, default=REPORT_FILE, help="where to write the report")
     found.add_argument("--cases", type=Path, default=CASES_FILE, help="the case file")
     return found
-
-
-def evaluate(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -> dict[str, Any]:
-    """The report for these runs, with the judge measured and the control as its mirror."""
-    return build(
-        runs,
-        CountingJudge(chosen.judge, chosen.name),
-        CountingJudge(control.judge, control.name),
-        fake=chosen.fake,
-        position_pairs=load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=survey(),
-    )
 
 
 def emit(report: dict[str, Any], args: argparse.Namespace, out: Path) -> int:
@@ -71,7 +54,7 @@ def main() -> int:
     out = writable(args.out, "--out")  # checked before the first case is run
     chosen, control = resolve(args.judge), resolve(args.control)
     runs = [run_case(case) for case in load_cases(args.cases)]
-    return emit(evaluate(runs, chosen, control), args, out)
+    return emit(evaluation(runs, chosen, control), args, out)
 
 
 if __name__ == "__main__":

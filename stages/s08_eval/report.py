@@ -13,15 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval import position as position_file
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.length import LengthPair, LengthResult, length_bias
+from stages.s08_eval.length import LengthPair, LengthResult, length_bias, load_length_pairs
 from stages.s08_eval.levels import Level, State, end_to_end, evaluate
 from stages.s08_eval.position import PositionPair, PositionResult, position_bias
 from stages.s08_eval.render import describe_length, describe_position
 from stages.s08_eval.sampling import sampler_check
-from stages.s08_eval.survey import Survey
+from stages.s08_eval.specs import JudgeChoice
+from stages.s08_eval.survey import Survey, survey
 
 SIDES = ("judge", "control")
 
@@ -66,6 +68,19 @@ def build(
     }
     report["not_successful"] = failures(report)
     return report
+
+
+def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -> dict[str, Any]:
+    """The report for these runs, with the judge measured and the control as its mirror."""
+    return build(
+        runs,
+        CountingJudge(chosen.judge, chosen.name),
+        CountingJudge(control.judge, control.name),
+        fake=chosen.fake,
+        position_pairs=position_file.load_position_pairs(),
+        length_pairs=load_length_pairs(),
+        survey=survey(),
+    )
 
 
 def failures(report: dict[str, Any]) -> list[str]:

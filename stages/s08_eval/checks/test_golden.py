@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from stages.s08_eval.__main__ import evaluate
 from stages.s08_eval.render import render
+from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import resolve
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def report_as_the_command_builds_it(runs, spec):
-    return evaluate(list(runs.values()), resolve(spec), resolve("steady"))
+    return evaluation(list(runs.values()), resolve(spec), resolve("steady"))
 
 
 @pytest.mark.parametrize(

@@ -1,1 +1,0 @@
-"""Stage 10: a real judge on the wire, and the reports of stages 8 and 9 through it."""

@@ -1,0 +1,145 @@
+"""The local model's recorded replies, replayed with no model and no network: the lesson's
+figures for a real instrument are compared with the replay, and a recording that no longer
+answers every question says how many it lacks and how to record them."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from stages.s01_model.errors import CourseInputError
+from stages.s09_calibration.report import interval, number
+from stages.s12_real_judge import recording
+from stages.s12_real_judge.recording import load, save
+
+STAGE = Path(__file__).resolve().parents[1]
+COMMAND = "stages.s12_real_judge"
+
+
+def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
+    for command in ("eval", "calibrate"):
+        result = cli(COMMAND, command, "--judge", "replay", "--json", "--out", str(tmp_path / "r"))
+        assert result.returncode == 0, result.stderr
+        judge = json.loads(result.stdout)["judge"]
+        assert judge["unavailable"] is None, judge["unavailable"]  # says how many are missing
+        assert judge["instrument"]["requests"] == judge["instrument"]["paid_calls"] == 0
+        assert judge["instrument"]["from_cache"] > 0
+        assert judge["instrument"]["kept_in"] == "the recording fixtures/local_judge.jsonl"
+    padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
+    assert padded.returncode == 0, padded.stderr
+
+
+@pytest.mark.golden
+def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
+    readme = (STAGE / "README.md").read_text()
+    numbers = readme.split("### The local model's numbers", 1)[1].split("\n#", 1)[0]
+    quoted = dict(re.findall(r"^- (.+?): `(.+)`$", numbers, flags=re.MULTILINE))
+    out = str(tmp_path / "report.json")
+    evaluation = json.loads(
+        cli(COMMAND, "eval", "--judge", "replay", "--json", "--out", out).stdout
+    )
+    report = json.loads(
+        cli(COMMAND, "calibrate", "--judge", "replay", "--json", "--out", out).stdout
+    )
+    gate = cli(COMMAND, "gate", "--judge", "replay")
+    bare_config = str(STAGE / "bare.toml")
+    bare = cli(COMMAND, "eval", "--judge", "replay", "--judge-config", bare_config, "--json",
+               "--out", out)  # fmt: skip
+    assert bare.returncode == 1  # the model answers in prose: nothing can be judged
+    bare_report = json.loads(bare.stdout)
+    padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
+    bare_gate = cli(COMMAND, "gate", "--judge", "replay", "--judge-config", bare_config)
+    assert bare_gate.returncode == 1
+    levels = evaluation["levels"]["end_to_end"]
+
+    def shift(m):
+        figures = f"mean delta {number(m['mean_delta'])} {interval(m['ci'])}"
+        return f"{figures}, {m['flips']} of {m['n']} flip — {m['verdict']}"
+
+    before, after = report["rubric_change"]["open"], report["rubric_change"]["facts"]
+    kappa = report["calibration"]
+    live = {
+        "end to end": f"{levels['passed']} passed, {levels['failed']} failed, "
+        f"{levels['unscored']} unscored of {evaluation['cases']['total']}",
+        "position bias": evaluation["text"]["position_bias"]["judge"],
+        "length bias": evaluation["text"]["length_bias"]["judge"][0],
+        "verbosity": shift(report["verbosity"]),
+        "concise": shift(report["concise"]),
+        "pairwise swap consistency": f"{number(report['pairwise']['swap_consistency'])} — "
+        f"{report['pairwise']['verdict']}",
+        "self-preference": f"gap {number(report['self_preference']['gap'])} "
+        f"{interval(report['self_preference']['ci'])} — {report['self_preference']['verdict']}",
+        "kappa against the 48 human labels": f"{number(kappa['kappa'])} — {kappa['verdict']}, "
+        f"{kappa['disagreements']} disagreements",
+        "unscored replies": f"{report['unscored']['count']} of {report['judge']['calls']}",
+        "the gate": gate.stdout.strip().splitlines()[-1],
+        "rubric change (measured)": f"verbosity {number(before['verbosity_mean_delta'])} -> "
+        f"{number(after['verbosity_mean_delta'])}, flips {before['flips']} -> "
+        f"{after['flips']}, kappa {number(before['kappa'])} -> {number(after['kappa'])} — "
+        f"{report['rubric_change']['verdict']}",
+        "end to end, bare": "{passed} passed, {failed} failed, {unscored} unscored of ".format(
+            **bare_report["levels"]["end_to_end"]
+        )
+        + str(bare_report["cases"]["total"]),
+        "position bias, bare": bare_report["text"]["position_bias"]["judge"],
+        "the gate, bare": bare_gate.stdout.splitlines()[1].strip().split(" (", 1)[0],
+        "model-made twins": padded.stdout.splitlines()[0].removeprefix("model-made twins: "),
+        "replies in the recording": str(len(load(recording.RECORDING))),
+    }
+    assert quoted == live
+
+
+@pytest.mark.failure_mode
+def test_a_recording_that_lacks_questions_says_how_many_and_how_to_record_them(
+    tmp_path, cli, monkeypatch
+):
+    lines = recording.RECORDING.read_text().splitlines(keepends=True)
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("".join(lines[::2]))  # every other reply
+    monkeypatch.setattr(recording, "RECORDING", partial)
+    result = cli(COMMAND, "eval", "--judge", "replay", "--json", "--out", str(tmp_path / "r"))
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    missing = re.fullmatch(
+        r"(\d+) of 32 questions are not in the recording .*partial\.jsonl; "
+        r"record them with `make local-judge`",
+        report["judge"]["unavailable"],
+    )
+    assert missing is not None, report["judge"]["unavailable"]
+    assert report["judge"]["instrument"]["requests"] == 0  # nothing was asked of anyone
+    assert int(missing[1]) + report["judge"]["instrument"]["from_cache"] == 32
+
+
+@pytest.mark.failure_mode
+def test_a_broken_recording_line_is_named_by_file_and_line(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"key": "a", "reply": "7"}\n{"key": "b"}\n')
+    with pytest.raises(CourseInputError, match=r"r\.jsonl:2: expected"):
+        load(path)
+    path.write_text('{"key": "a", "reply": 7}\n')
+    with pytest.raises(CourseInputError, match=r"r\.jsonl:1: key and reply must be text"):
+        load(path)
+    path.write_text("not json\n")
+    with pytest.raises(CourseInputError, match=r"r\.jsonl:1: not JSON"):
+        load(path)
+
+
+def test_recording_again_counts_the_replies_that_changed_and_keeps_them_sorted(tmp_path):
+    path = tmp_path / "r.jsonl"
+    assert save({"b": "7", "a": "3"}, path).endswith(
+        "0 of 0 it held already differ from this run's"
+    )
+    assert save({"a": "3", "b": "8", "c": "1"}, path).endswith(
+        "1 of 2 it held already differ from this run's"
+    )
+    assert [json.loads(line) for line in path.read_text().splitlines()] == [
+        {"key": "a", "reply": "3"}, {"key": "b", "reply": "8"}, {"key": "c", "reply": "1"}
+    ]  # fmt: skip
+
+
+@pytest.mark.failure_mode
+def test_only_the_local_judge_is_recorded(cli, one_line_error):
+    one_line_error(
+        cli(COMMAND, "eval", "--judge", "steady", "--record"), "only --judge local is recorded"
+    )

@@ -1,0 +1,87 @@
+"""Stage 14: scores you already have, audited.
+
+    python -m stages.s14_audit [FILE] [--score-col C] [--answer-col C | --length-col C]
+                               [--human-col C] [--gate N] [--json]
+                               [--encoding E] [--delimiter D] [--out-dir DIR]
+
+Without a file, the demo: fixtures/team_scores.csv, a judge's scores of shop-support answers
+with the labels people gave them, two of its rows unreadable on purpose. The disagreements
+with the people go to a review queue (JSONL), and every row that could not be measured, with
+its problem, to a skipped file, both in reports/.
+
+Exit status: 0 when every measure was evaluated; 1 when one was not (too little usable data,
+no usable row); 2 for bad input (a file that cannot be read, a column it does not have, a
+folder that cannot be written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.levels import PASS_MARK
+from stages.s08_eval.report import writable
+from stages.s14_audit.audit import audit as audit_file
+from stages.s14_audit.audit import outputs_for, render, summary
+from stages.s14_audit.rows import Columns
+
+REPORTS = ROOT / "reports"
+DEMO_FILE = FIXTURES / "team_scores.csv"
+DEMO = [short(DEMO_FILE), "--answer-col", "answer", "--human-col", "label"]
+
+
+def parser() -> argparse.ArgumentParser:
+    audit = argparse.ArgumentParser(
+        prog="python -m stages.s14_audit",
+        description="The length confound, kappa and pass rate of scores you already have.",
+    )
+    audit.add_argument("file", type=Path, help="a CSV (with a header row) or JSONL file")
+    audit.add_argument("--score-col", default="score", help="the judge's score (default: score)")
+    size = audit.add_mutually_exclusive_group()
+    size.add_argument("--answer-col", help="the answer text, whose length is measured")
+    size.add_argument("--length-col", help="the answer's length, when the text is not there")
+    audit.add_argument("--human-col", help="human labels: a score or pass/fail")
+    audit.add_argument(
+        "--gate", type=float, default=PASS_MARK, help=f"pass mark (default {PASS_MARK})"
+    )
+    audit.add_argument("--encoding", help="the file's encoding (default: UTF-8, BOM or not)")
+    audit.add_argument("--delimiter", help="a CSV file's delimiter (default: sniffed, , ; tab |)")
+    audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.add_argument(
+        "--out-dir", type=Path, default=REPORTS, help="where the queue and skipped go"
+    )
+    return audit
+
+
+def main() -> int:
+    """Audit a file of existing scores; the review queue and the skipped rows go to --out-dir.
+    Exit 0 when every measure was evaluated, 1 when one was not (or no row was usable); a
+    file that cannot be read is CourseInputError (exit 2) and writes nothing."""
+    args = parser().parse_args(sys.argv[1:] or DEMO)  # no file: the demo
+    if not (args.answer_col or args.length_col):
+        raise CourseInputError(
+            "audit: name the answer column (--answer-col) or its length (--length-col)"
+        )
+    columns = Columns(args.score_col, args.answer_col, args.length_col, args.human_col)
+    for path in outputs_for(args.file, args.out_dir):  # checked before the file is read
+        writable(path, "--out-dir")
+    found = audit_file(args.file, columns, args.gate, args.out_dir, args.encoding, args.delimiter)
+    result = summary(found, columns)
+    review, skipped = short(found.out.review), short(found.out.skipped)
+    if args.json:
+        files = {"review_queue": review, "skipped_file": skipped}
+        print(json.dumps({**result, **files}, sort_keys=True))
+    else:
+        print(render(args.file.name, result, args.gate, review, skipped))
+    if result["rows"] == 0:
+        print("error: no usable row: nothing was audited", file=sys.stderr)
+        return 1
+    return 1 if result["not_evaluated"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

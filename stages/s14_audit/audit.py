@@ -1,0 +1,243 @@
+"""Audit scores an engineer already has: a CSV or JSONL file, columns named on the command line.
+
+What it measures: the length confound (does the score follow the answer's length?) and, when
+human labels are there, kappa at the gate with a review queue of the disagreements. Each
+measure ends found, not found or not evaluated (stage 8's findings.py), on the evidence of
+the rows it could use out of the rows in the file.
+
+Every data row is either measured or named (tables.py and values.py hold the rules of
+reading). A row that breaks a rule is counted, and written with its number and its problem to
+the skipped file; the text report lists the first few. So rows measured + rows skipped ==
+data rows in the file. The review queue and the skipped file are written to temporary files,
+and renamed into place only when the whole file was read: an audit stopped by an error
+leaves no file behind. The file is streamed: a million rows fit in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
+
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.findings import Evidence, Finding
+from stages.s09_calibration.agreement import trust
+from stages.s09_calibration.correction import Tally, corrected, pass_rate
+from stages.s09_calibration.estimates import Estimate, heading
+from stages.s09_calibration.estimates import lines as rate_lines
+from stages.s09_calibration.measures import length_confound
+from stages.s09_calibration.report import interval, number
+from stages.s09_calibration.stats import kappa_from_table
+from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
+from stages.s14_audit.rows import Columns, rows_of
+
+SHOWN_BAD_ROWS = 10  # how many skipped rows the report lists; the skipped file has them all
+
+
+class Outputs(NamedTuple):
+    """Where an audit writes: the disagreements for a person, and every row it skipped."""
+
+    review: Path
+    skipped: Path
+
+
+def outputs_for(path: Path, folder: Path) -> Outputs:
+    return Outputs(
+        folder / f"audit-{path.stem}.review.jsonl", folder / f"audit-{path.stem}.skipped.jsonl"
+    )
+
+
+@dataclass
+class Audit:
+    """What reading one file found: its rows, the measured pairs, the table at the gate."""
+
+    out: Outputs
+    data_rows: int = 0  # every data row in the file, measured or not
+    rows: int = 0  # measured
+    skipped: int = 0  # named in the skipped file
+    problems: list[str] = field(default_factory=list)  # the first SHOWN_BAD_ROWS, for the report
+    scores: array[float] = field(default_factory=lambda: array("d"))
+    lengths: array[float] = field(default_factory=lambda: array("d"))
+    table: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])  # [human][judge]
+    disagreements: int = 0
+    unlabelled: int = 0  # measured rows with no human label (a blank cell, a JSON null)
+    unlabelled_passed: int = 0  # ... that the judge passed
+    flags: int = 0  # labels from 0 to 1: if all are, they are flags, not scores
+
+    def tally(self) -> Tally:
+        (tn, fp), (fn, tp) = self.table
+        return Tally(((tn, fp), (fn, tp)), self.unlabelled_passed, self.unlabelled)
+
+
+# ---- the audit ----------------------------------------------------------------------------
+
+
+def audit(
+    path: Path,
+    columns: Columns,
+    gate: float,
+    folder: Path,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+) -> Audit:
+    """Read every data row of `path`; write the review queue and the skipped rows to `folder`
+    (named by `outputs_for`) when the whole file was read, and nothing when it was not."""
+    if not math.isfinite(gate):
+        raise CourseInputError(f"--gate {gate!r}: expected a finite number")
+    found = Audit(outputs_for(path, folder))
+    with (
+        rows_of(path, columns, encoding, delimiter) as (rows, rules),
+        written_on_success(found.out) as (queue, skipped),
+    ):
+        for row, line, record, problem in rows:
+            found.data_rows += 1
+            if record is not None:
+                try:
+                    _take(found, record, columns, rules, gate, queue, row)
+                    continue
+                except Unusable as why:
+                    problem = str(why)
+            found.skipped += 1
+            skipped.write(json.dumps({"row": row, "line": line, "problem": problem}) + "\n")
+            if len(found.problems) < SHOWN_BAD_ROWS:
+                where = f"row {row}" if row == line else f"row {row} (line {line})"
+                found.problems.append(f"{where}: {problem}")
+        if gate > 1 and 0 < found.flags == found.tally().labelled:  # no file is written
+            raise CourseInputError(flags_at_the_gate(str(path), gate))  # the gate reads scores too
+    return found
+
+
+def _take(
+    found: Audit,
+    record: dict[str, Any],
+    columns: Columns,
+    rules: Rules,
+    gate: float,
+    queue: TextIO,
+    row: int,
+) -> None:
+    """Read one record into the audit, or raise Unusable saying why it cannot be used."""
+    score = rules.number(record[columns.score], "score", columns.score)
+    if columns.answer:
+        length = float(len(rules.answer(record[columns.answer], columns.answer)))
+    else:
+        name = str(columns.length)
+        length = rules.number(record[name], "length", name)
+        if length < 0:
+            raise Unusable(f"length {length:g} in {name!r} is negative: expected 0 or more")
+    if columns.human and blank(record[columns.human]):
+        found.unlabelled += 1
+        found.unlabelled_passed += score >= gate
+    elif columns.human:
+        person = rules.label(record[columns.human], columns.human, gate)
+        found.flags += a_flag(record[columns.human])
+        judge = score >= gate
+        found.table[int(person)][int(judge)] += 1
+        if person != judge:
+            found.disagreements += 1
+            queue.write(json.dumps({"row": row, **record, "judge_pass": judge}) + "\n")
+    found.rows += 1
+    found.scores.append(score)
+    found.lengths.append(length)
+
+
+def summary(found: Audit, columns: Columns) -> dict[str, Any]:
+    """The measures, each with its state, on the evidence of the rows measured."""
+    evidence = Evidence(found.rows, found.data_rows)
+    result: dict[str, Any] = {
+        "data_rows": found.data_rows,
+        "rows": found.rows,
+        "skipped": found.skipped,
+        "problems": found.problems,
+        "length_confound": length_confound(found.lengths, found.scores, evidence).to_json(),
+    }
+    if columns.human:
+        t = found.tally()
+        labelled = Evidence(t.labelled, t.labelled + found.skipped)
+        agreement = trust(kappa_from_table(found.table), labelled).to_json()
+        result["calibration"] = {**agreement, "disagreements": found.disagreements}
+        result["pass_rate"] = corrected(t, pass_rate(t))
+    result["not_evaluated"] = [
+        name
+        for name in ("length_confound", "calibration", "pass_rate")
+        if name in result and result[name]["state"] == Finding.NOT_EVALUATED
+    ]
+    return result
+
+
+# ---- outputs written only on success -----------------------------------------------------
+
+
+@contextmanager
+def written_on_success(out: Outputs) -> Iterator[tuple[TextIO, TextIO]]:
+    """Temporary files beside the outputs, renamed into place only when the block succeeds.
+
+    On any error, KeyboardInterrupt included, they are removed: an audit that did not finish
+    leaves no empty or partial file behind (an older complete one stays as it was).
+    """
+    targets = (out.review, out.skipped)
+    temporary: list[tuple[TextIO, Path]] = []
+    try:
+        for target in targets:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            name = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            temporary.append((name.open("w", encoding="utf-8"), name))
+        yield temporary[0][0], temporary[1][0]
+        for (handle, name), target in zip(temporary, targets, strict=True):
+            handle.close()
+            name.replace(target)
+    except BaseException:
+        for handle, name in temporary:
+            handle.close()
+            name.unlink(missing_ok=True)
+        raise
+
+
+def render(name: str, result: dict[str, Any], gate: float, review: str, skipped: str) -> str:
+    """The text report: the counts, the first skipped rows, each measure, where the files are."""
+    lines = [
+        f"audit of {name}: {result['data_rows']} rows, {result['rows']} measured, "
+        f"{result['skipped']} skipped"
+    ]
+    lines += [f"  skipped {problem}" for problem in result["problems"]]
+    if result["skipped"] > len(result["problems"]):
+        lines.append(f"  ... and {result['skipped'] - len(result['problems'])} more")
+    lines.append(f"every skipped row, with its problem: {skipped}")
+    for key, label, figures in measures(result, gate):
+        if key in result["not_evaluated"]:
+            lines.append(f"{label}: NOT EVALUATED — {result[key]['reason']}")
+        else:
+            lines.append(f"{label}: {figures} — {result[key]['verdict']}")
+    if "pass_rate" in result:
+        rate = result["pass_rate"]
+        shown = f"human labels on {rate['labelled']} of {rate['labelled'] + rate['unlabelled']}"
+        lines.append(heading(f"pass rate, {shown} measured rows"))
+        lines += rate_lines([Estimate(**e) for e in rate["estimates"]])
+        if rate["state"] == Finding.NOT_EVALUATED:
+            lines.append("corrected pass rate: NOT EVALUATED — neither correction could be made")
+    lines.append(f"review queue (the disagreements): {review}")
+    return "\n".join(lines)
+
+
+def measures(result: dict[str, Any], gate: float) -> list[tuple[str, str, str]]:
+    """(key in the result, label, figures) for each measure the audit made."""
+    confound = result["length_confound"]
+    correlation = (
+        f"spearman {number(confound['spearman'])} {interval(confound['ci'])}, "
+        f"pearson {number(confound['pearson'])}"
+    )
+    found = [("length_confound", "length confound", correlation)]
+    if "calibration" in result:
+        c = result["calibration"]
+        kappa = (
+            f"kappa {number(c['kappa'])} (observed {number(c['observed'])}, by chance "
+            f"{number(c['expected'])}), {c['disagreements']} disagreements"
+        )
+        found.append(("calibration", f"agreement with people at gate {gate:g}", kappa))
+    return found

@@ -1,0 +1,1 @@
+"""Stage 15: your agent changed — two versions paired case by case, and the corrected number."""

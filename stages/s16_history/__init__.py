@@ -1,0 +1,1 @@
+"""Stage 16: your judge changed — a calibration history, a stale calibration, canaries."""

@@ -1,0 +1,197 @@
+"""Stage 16: your judge changed. Its calibrations and gates kept in a history (history.py),
+and its canaries asked again.
+
+    python -m stages.s16_history calibrate --history FILE [--judge SPEC] [--reply R] [wire options]
+    python -m stages.s16_history gate      --history FILE [--judge SPEC] [--config F] [--canaries]
+                                           [wire options]
+    python -m stages.s16_history history   FILE [--plots DIR] [--json]
+    python -m stages.s16_history canary    [--judge SPEC] [--record] [--threshold N] [--json]
+
+`calibrate` measures the judge as the gate does and appends the record; one whose kappa or
+verbosity could not be measured is not recorded (it would become a baseline of nothing), and
+exits 1. `gate` checks stage 9's rules, then the history's (staleness.py), and with
+--canaries asks the judge its canaries too (canary.py); it appends its record either way and
+exits 1 when any rule fails. The replies a run paid for stay in stage 12's journal. `canary`
+asks a judge its canaries and exits 1 when more replies changed than allowed, or when they
+could not be checked. Without a command, the canaries' demo: the steady judge (unchanged) and
+a judge its provider updated (changed), exit 0 when the check tells them apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from stages.s01_model.cli import run_cli, short
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.findings import Finding
+from stages.s08_eval.report import writable
+from stages.s08_eval.specs import JudgeChoice
+from stages.s09_calibration import __main__ as s09
+from stages.s09_calibration.gate import GATE_FILE, Rule, load_gate
+from stages.s12_real_judge.__main__ import measure_gate
+from stages.s12_real_judge.judges import SPECS, add_options, positive, settle
+from stages.s16_history import history
+from stages.s16_history.canary import (
+    THRESHOLD,
+    asked_anew,
+    check,
+    instrument,
+    must_be_recorded,
+    record_all,
+    recorded,
+    replies,
+)
+from stages.s16_history.history_report import plots, table
+from stages.s16_history.staleness import history_rules
+
+NEEDED = ("kappa_ci", "verbosity_ci", "flips")  # a calibration without these is not recorded
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m stages.s16_history",
+        description="A judge's calibrations over time, and its canaries.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_commands(commands)
+    add_canary(commands)
+    # A mistyped option is reported by the command it was given to, with that command's usage.
+    args, unknown = parser.parse_known_args(sys.argv[1:] or ["canary"])  # none: the demo
+    if unknown:
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    run = {"calibrate": run_calibrate, "gate": run_gate, "history": run_history}
+    return (run | {"canary": run_canary})[args.command](args)
+
+
+def add_commands(commands: Any) -> None:
+    """calibrate, gate and history: the history's commands."""
+    for name, about in (("calibrate", "measure the judge, add it to the history"),
+                        ("gate", "stage 9's gate, then the history's rules")):  # fmt: skip
+        command = commands.add_parser(name, help=about)
+        command.add_argument("--history", type=Path, required=True, help="the history (JSONL)")
+        command.add_argument("--judge", default="biased", help=SPECS)
+        command.add_argument("--reply", choices=s09.REPLIES, default="bare", help="reply form")
+        add_options(command)
+    gate = commands.choices["gate"]
+    gate.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
+    gate.add_argument("--canaries", action="store_true", help="ask the judge's canaries too")
+    shown = commands.add_parser("history", help="the history as a table, and plots")
+    shown.add_argument("file", type=Path, help="a history written by calibrate or gate")
+    shown.add_argument("--plots", type=Path, help="write a PNG per figure to this folder")
+    shown.add_argument("--json", action="store_true", help="print the records as JSON")
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    records = history.load(args.history)  # read before any call is made
+    writable(args.history, "--history")
+    with ExitStack() as stack:
+        chosen, run, down = measure_gate(args, stack)
+    new = history.with_threshold(history.entry("calibrate", chosen, args.reply, run), records)
+    print("\n".join(table([new])[1:]))
+    missing = [name for name in NEEDED if new["figures"][name] is None]
+    if down is not None or missing:
+        why = f"the judge is {down}" if down else f"{', '.join(missing)} not evaluated"
+        print(f"error: not recorded: {why}; calibrate again", file=sys.stderr)
+        return 1
+    history.append(args.history, new)
+    print(f"calibration {len(records) + 1} recorded in {short(args.history)}")
+    return 0
+
+
+def run_gate(args: argparse.Namespace) -> int:
+    limits, records = load_gate(args.config), history.load(args.history)
+    writable(args.history, "--history")
+    with ExitStack() as stack:  # a local judge's server stays up for its canaries
+        chosen, run, down = measure_gate(args, stack)
+        status = s09.emit_gate(args, limits, run, down)
+        now = history.entry("gate", chosen, args.reply, run)
+        rules = history_rules(records, now, limits)
+        if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts
+            fresh = asked_anew(args.judge, args.judge_config, args.judge_timeout, stack)
+            rules.append(canaries(fresh))
+    runs = f"{len(records)} run{'s' * (len(records) != 1)}"
+    print(f"against the history {short(args.history)} ({runs}):")
+    for rule in rules:
+        limit = f" — {rule.limit}" if rule.limit else ""
+        print(f"  {'pass' if rule.passed else 'FAIL'}  {rule.name}: {rule.value}{limit}")
+    failed = sum(not rule.passed for rule in rules)
+    print(f"{'FAILED' if failed else 'passed'}: {len(rules) - failed} of {len(rules)} rules")
+    history.append(args.history, {**now, "passed": not (failed or status)})
+    return 1 if failed or status else 0
+
+
+def canaries(chosen: JudgeChoice) -> Rule:
+    """The judge's canaries asked again: changed replies fail, as does nothing recorded."""
+    name = instrument(chosen.judge, chosen.name)
+    if not recorded(name):
+        why = f"not evaluated (no canaries recorded for {name}: canary --judge SPEC --record)"
+        return Rule("canaries", why, "", False)
+    found = check(name, replies(chosen.judge))
+    value = found.verdict or f"not evaluated ({found.outcome.reason})"
+    return Rule(
+        "canaries", value, f"at most {found.threshold} changed", found.state == Finding.NOT_FOUND
+    )
+
+
+def run_history(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise CourseInputError(f"history {args.file}: no such file (calibrate --history makes it)")
+    if args.plots is not None and args.plots.exists() and not args.plots.is_dir():
+        raise CourseInputError(f"--plots {args.plots}: is a file; name a folder for the plots")
+    records = history.load(args.file)
+    print(json.dumps(records, sort_keys=True) if args.json else "\n".join(table(records)))
+    if args.plots is not None:
+        for path in plots(records, args.plots):
+            print(f"plot written to {short(path)}", file=sys.stderr)
+    if not records:
+        print(f"error: {short(args.file)} holds no run", file=sys.stderr)
+    return 0 if records else 1
+
+
+def add_canary(commands: Any) -> None:
+    canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
+    canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
+    canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
+    canary.add_argument(
+        "--judge-timeout", type=positive, metavar="S", help="seconds a call may take"
+    )
+    canary.add_argument("--record", action="store_true", help="record its replies instead")
+    canary.add_argument("--threshold", type=int, default=THRESHOLD, help="changes allowed")
+    canary.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run_canary(args: argparse.Namespace) -> int:
+    """The canaries of one judge: exit 1 when it changed, or could not be checked. With none
+    named, the demo: the steady judge (unchanged) and a judge its provider updated (changed),
+    exit 0 when the check tells them apart."""
+    specs = [args.judge] if args.judge else ["steady", "fakes.judges:updated_judge"]
+    found, refused = {}, False
+    with ExitStack() as stack:
+        for spec in specs:
+            judge = asked_anew(spec, args.judge_config, args.judge_timeout, stack)
+            name = instrument(judge.judge, spec)
+            if args.record:
+                refused |= not record_all(judge, name)
+                continue
+            must_be_recorded(name)  # before a question is asked
+            found[f"{spec} ({name})"] = check(name, replies(judge.judge), args.threshold)
+            if (down := settle(judge)["unavailable"]) is not None:  # why too little came back
+                print(f"error: the judge {spec} is {down}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+    else:
+        for label, c in found.items():
+            print(f"canaries of {label}: {c.verdict or 'NOT EVALUATED — ' + c.outcome.reason}")
+    states = [c.state for c in found.values()]
+    if args.judge or args.record:
+        return 1 if refused or Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
+    return 0 if states == [Finding.NOT_FOUND, Finding.FOUND] else 1  # the demo: a working check
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

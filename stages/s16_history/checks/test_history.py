@@ -1,0 +1,322 @@
+"""A calibration history: a judge whose model changed is stale and named; a provider's silent
+update fails on its figures and its canaries; an unchanged judge (the mirrored half) passes,
+even a biased one, since the history measures change, not quality."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from fakes.judges import SteadyJudge, VersionedJudge
+from stages.s01_model.errors import CourseInputError
+from stages.s09_calibration.gate import Thresholds, load_gate
+from stages.s16_history import history
+from stages.s16_history.staleness import (
+    changes,
+    flips_held,
+    history_rules,
+    kappa_held,
+    moved_away,
+    same_judge,
+    verbosity_held,
+)
+
+STAGE = Path(__file__).resolve().parents[1]
+VERSIONED, SUCCESSOR = "fakes.judges:VersionedJudge", "fakes.judges:successor_judge"
+provider = {"version": 1}  # what the provider serves today under one name
+
+
+def hosted() -> VersionedJudge:
+    """The provider's model, as `--judge stages.s16_history.checks.test_history:hosted`."""
+    return VersionedJudge(version=provider["version"])
+
+
+asked = {"score": 0, "compare": 0}  # the calls the judge below received
+
+
+class ProseComparer:
+    """Scores as the steady judge does; compares in a sentence, which is never usable."""
+
+    def score(self, *texts):
+        asked["score"] += 1
+        return SteadyJudge().score(*texts)
+
+    def compare(self, *texts):
+        asked["compare"] += 1
+        return "The first one, I would say."
+
+
+def run(cli, command, path, judge, *more):
+    return cli("stages.s16_history", command, "--history", str(path), "--judge", judge, *more)
+
+
+def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    assert run(cli, "gate", path, VERSIONED).returncode == 0  # the same judge: passes
+    changed = run(cli, "gate", path, SUCCESSOR)
+    assert changed.returncode == 1
+    assert (
+        "FAIL  same judge as calibrated: calibration stale: model shop-judge → shop-judge-2;"
+        in (changed.stdout)
+    )
+    lesson = (STAGE / "README.md").read_text(encoding="utf-8")
+    quoted = [line for line in lesson.splitlines() if line.startswith("  FAIL  same judge")]
+    assert len(quoted) == 1 and quoted[0] in changed.stdout.splitlines()
+    records = history.load(path)
+    assert [r["command"] for r in records] == ["calibrate", "gate", "gate"]
+    assert [r["fingerprint"]["model"] for r in records] == ["shop-judge"] * 2 + ["shop-judge-2"]
+    assert records[2]["passed"] is False and "flip_threshold" in records[0]
+    # the newest record is the other model's failed gate; the judge calibrated is unchanged
+    again = run(cli, "gate", path, VERSIONED)
+    assert again.returncode == 0, again.stdout
+    assert "passed: 4 of 4 rules" in again.stdout
+
+
+def test_a_silent_update_under_the_same_name_fails_on_its_figures_and_canaries(
+    cli, tmp_path, monkeypatch
+):
+    path, spec = tmp_path / "history.jsonl", "stages.s16_history.checks.test_history:hosted"
+    assert run(cli, "calibrate", path, spec).returncode == 0
+    monkeypatch.setitem(provider, "version", 2)
+    updated = run(cli, "gate", path, spec, "--canaries")
+    assert updated.returncode == 1
+    failed = {line.split(":")[0].split("FAIL  ")[1] for line in updated.stdout.splitlines()
+              if line.startswith("  FAIL  ")}  # fmt: skip
+    # the fingerprint is the same (the name did not change): the figures and canaries say it
+    assert {"kappa held", "verbosity held", "flips", "canaries"} <= failed
+    assert "same judge as calibrated" not in failed
+    records = history.load(path)
+    assert records[0]["fingerprint"] == records[1]["fingerprint"]
+
+
+def test_an_unchanged_biased_judge_holds_its_history_though_it_fails_the_gate(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, "biased").returncode == 0
+    gate = run(cli, "gate", path, "biased")
+    assert gate.returncode == 1  # stage 9's rules: the biased judge is not fit to gate
+    lines = gate.stdout.split("against the history")[1].splitlines()
+    held = [line for line in lines if line.startswith("  pass  ")]
+    assert [line.split(":")[0].strip() for line in held] == [
+        "pass  same judge as calibrated",
+        "pass  verbosity held",
+        "pass  flips",
+    ]  # its kappa's interval lies below the gate's minimum: that rule fails, as it should
+
+
+def test_moved_away_means_wholly_beyond_the_baseline_on_the_far_side_from_zero():
+    assert moved_away((0.5, 1.4), (1.5, 2.0))  # wholly above a positive baseline
+    assert not moved_away((0.5, 1.4), (1.0, 2.0))  # overlapping: noise, not a move
+    assert moved_away((-0.2, 0.3), (0.4, 0.9))  # from around zero to above it
+    assert moved_away((-0.2, 0.3), (-0.9, -0.4))  # or below it
+    assert not moved_away((0.5, 1.4), (-0.1, 0.2))  # back towards zero is not away
+
+
+@pytest.mark.failure_mode
+def test_each_history_rule_holds_fails_or_is_not_evaluated_and_never_passes_on_nothing():
+    limits = Thresholds(fail_on_verbosity_bias=True, max_flip_rate=0.05, min_kappa=0.60)
+    first = {"kappa": 0.67, "verbosity_ci": (-0.1, 0.1)}
+    held = kappa_held(first, {"kappa_ci": (0.30, 0.67)}, limits)  # reaches both, just
+    assert held.passed and held.value == "[+0.30, +0.67]"
+    assert held.limit == "reaches the gate's 0.60 and the baseline's 0.67"
+    lower = kappa_held(first, {"kappa_ci": (0.30, 0.62)}, limits)
+    assert not lower.passed and lower.value == "[+0.30, +0.62], wholly below the baseline"
+    worst = kappa_held(first, {"kappa_ci": (0.10, 0.50)}, limits)
+    assert worst.value == "[+0.10, +0.50], wholly below the gate and the baseline"
+    same = verbosity_held(first, {"verbosity_ci": (0.05, 0.3)})
+    assert same.passed and same.value == "[+0.05, +0.30]"
+    moved = verbosity_held(first, {"verbosity_ci": (0.15, 0.3)})
+    assert not moved.passed and moved.value == "[+0.15, +0.30], moved away from zero"
+    start = {"flip_threshold": {"share": 0.05, "how": "the first calibration's"}}
+    assert flips_held(start, {"flips": 2, "of": 40}).passed  # 0.05: at the threshold
+    over = flips_held(start, {"flips": 3, "of": 40})
+    assert not over.passed and over.value == "0.07 (3 of 40)"
+    assert over.limit == "at most 0.05, the first calibration's"
+    nothing = [
+        kappa_held(first, {"kappa_ci": None}, limits),
+        kappa_held({"kappa": None}, {"kappa_ci": (0.7, 0.9)}, limits),
+        verbosity_held(first, {"verbosity_ci": None}),
+        verbosity_held({"verbosity_ci": None}, {"verbosity_ci": (0.0, 0.1)}),
+        flips_held({}, {"flips": 0, "of": 40}),
+        flips_held(start, {"flips": None, "of": 40}),
+        flips_held(start, {"flips": 0, "of": 0}),
+    ]
+    assert [rule.passed for rule in nothing] == [False] * len(nothing)
+    assert all(rule.value.startswith("not evaluated (") for rule in nothing)
+    assert nothing[4].value == "not evaluated (threshold not recorded in the baseline)"
+
+
+def test_the_kappa_interval_agrees_with_scipys_bootstrap():
+    rng = np.random.default_rng(5)
+    people = [bool(x) for x in rng.integers(0, 2, 40)]
+    judge = [p if rng.random() < 0.8 else not p for p in people]
+    ours = history.kappa_interval(people, judge)
+
+    def kappa(index):
+        p, j = np.asarray(people)[index], np.asarray(judge)[index]
+        observed = np.mean(p == j)
+        chance = np.mean(p) * np.mean(j) + np.mean(~p) * np.mean(~j)
+        return (observed - chance) / (1 - chance)
+
+    theirs = stats.bootstrap(
+        (np.arange(40),), kappa, method="percentile", n_resamples=2000, random_state=1
+    ).confidence_interval
+    # two seeded bootstraps of the same statistic: the ends agree to resampling noise
+    assert ours is not None
+    assert ours[0] == pytest.approx(theirs.low, abs=0.06)
+    assert ours[1] == pytest.approx(theirs.high, abs=0.06)
+
+
+def test_the_kappa_bootstrap_can_draw_every_case():
+    # people and judge agree on every case but one: a resample that draws that case has a
+    # kappa below 1, so the interval reaches below 1 only if the case can be drawn
+    people = [True] * 20 + [False] * 20
+    for odd in (0, 39):  # the first case and the last
+        judge = [not p if i == odd else p for i, p in enumerate(people)]
+        ci = history.kappa_interval(people, judge)
+        assert ci is not None and ci[0] < 1 and ci[1] == 1, odd
+
+
+def test_one_label_on_both_sides_has_no_kappa_interval():
+    # kappa is undefined when judge and people each used one label only: chance agreement is 1
+    assert history.kappa_interval([True] * 10, [True] * 10) is None
+    assert history.kappa_interval([], []) is None
+
+
+def test_a_setting_added_or_dropped_is_named_and_so_is_a_new_calibration_set():
+    before = {"model": "m", "settings": {"temperature": 0.0}}
+    after = {"model": "m", "settings": {"temperature": 0.0, "seed": 7}}
+    assert changes(before, after) == ["seed None → 7"]
+    assert changes(after, before) == ["seed 7 → None"]
+    calibrated = {"fingerprint": before, "calibration_set": "s1", "when": "then"}
+    stale = same_judge(calibrated, {"fingerprint": before, "calibration_set": "s2"})
+    assert not stale.passed
+    assert stale.value == "calibration stale: calibration set changed; recalibrate"
+    held = same_judge(calibrated, {"fingerprint": before, "calibration_set": "s1"})
+    assert held.passed and held.value == "the judge calibrated then"
+
+
+def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkeypatch):
+    from stages.s08_eval.specs import JudgeChoice
+    from stages.s12_real_judge.client import OpenAIJudge
+    from stages.s12_real_judge.settings import Settings
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://judge.example.com/v1")
+    secret = "sk-test-never-printed-123"
+
+    def print_of(temperature):
+        judge = OpenAIJudge("m1", Settings(temperature=temperature, journal=""), api_key=secret)
+        return history.fingerprint(JudgeChoice(judge, "openai:m1", fake=False), "bare")
+
+    cold, warm = print_of(0.0), print_of(0.8)
+    assert secret not in json.dumps(cold) and cold["endpoint"] == "judge.example.com"
+    assert changes(cold, warm) == ["temperature 0.0 → 0.8"]
+    assert (cold["model"], cold["settings"]["reply"], cold["settings"]["structured"]) == (
+        "m1", "bare", ""
+    )  # fmt: skip
+    schema = OpenAIJudge("m1", Settings(structured="json_schema", journal=""), api_key=secret)
+    sent = history.fingerprint(JudgeChoice(schema, "openai:m1", fake=False), "structured")
+    assert changes(cold, sent) == [
+        "reply 'bare' → 'structured'", "structured '' → 'json_schema'"
+    ]  # fmt: skip
+    monkeypatch.setattr("stages.s12_real_judge.prompts.SCORE", "Rate it.")  # a prompt edited
+    assert changes(cold, print_of(0.0)) == [
+        f"prompts {cold['prompts']} → {print_of(0.0)['prompts']}"
+    ]
+
+
+def test_a_judge_asked_in_process_is_known_by_its_spec():
+    from fakes.judges import SteadyJudge
+    from stages.s08_eval.specs import JudgeChoice
+
+    found = history.fingerprint(JudgeChoice(SteadyJudge(), "steady", fake=True), "bare")
+    assert {key: found[key] for key in ("spec", "model", "endpoint", "prompts")} == {
+        "spec": "steady", "model": "steady", "endpoint": "in process",
+        "prompts": "none: asked in process",
+    }  # fmt: skip
+    assert found["settings"] == {"reply": "bare", "structured": ""}
+
+
+def test_a_local_model_served_on_another_port_is_the_same_judge():
+    from stages.s08_eval.specs import JudgeChoice
+    from stages.s12_real_judge.client import OpenAIJudge
+    from stages.s12_real_judge.settings import Settings
+
+    def served_on(port):
+        judge = OpenAIJudge("m1", Settings(journal=""), base_url=f"http://127.0.0.1:{port}/v1",
+                            identity="local:abc123")  # fmt: skip
+        return history.fingerprint(JudgeChoice(judge, "local", fake=False), "bare")
+
+    assert changes(served_on(38085), served_on(44353)) == []
+    assert served_on(38085)["endpoint"] == "local:abc123"
+
+
+def test_a_judge_that_measured_nothing_is_not_recorded(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    result = run(cli, "calibrate", path, "fakes.judges:SilentJudge")
+    assert result.returncode == 1
+    assert "error: not recorded: kappa_ci, verbosity_ci, flips not evaluated" in result.stderr
+    assert not path.exists()
+
+
+def test_only_a_calibration_that_starts_a_baseline_keeps_a_flip_threshold():
+    def record(command, model, flips, of=48):
+        return {"command": command, "fingerprint": {"model": model}, "calibration_set": "s",
+                "figures": {"flips": flips, "of": of}}  # fmt: skip
+
+    first = history.with_threshold(record("calibrate", "a", 3), [])
+    assert first["flip_threshold"] == {
+        "share": 3 / 48,
+        "how": "the share of this first calibration, 3 of 48: a later run may not flip more",
+    }
+    assert "flip_threshold" not in history.with_threshold(record("gate", "b", 3), [])
+    again = history.with_threshold(record("calibrate", "a", 5), [first])  # same baseline
+    assert "flip_threshold" not in again
+    unmeasured = history.with_threshold(record("calibrate", "c", None), [first])
+    assert unmeasured["flip_threshold"] == {
+        "share": None, "how": "not set: this calibration's flips were not evaluated"
+    }  # fmt: skip
+
+
+def test_the_unscored_share_is_the_share_of_calls_that_gave_nothing_usable(cli, tmp_path):
+    asked.update(score=0, compare=0)
+    path = tmp_path / "history.jsonl"
+    run(cli, "calibrate", path, "stages.s16_history.checks.test_history:ProseComparer")
+    figures = history.load(path)[0]["figures"]
+    assert asked["compare"] > 0 and figures["swap_consistency"] is None
+    share = asked["compare"] / (asked["score"] + asked["compare"])
+    assert figures["unscored_share"] == pytest.approx(share)
+
+
+def test_a_gate_without_a_calibration_fails_every_history_rule(tmp_path):
+    now = {"fingerprint": {}, "calibration_set": "x", "figures": {}}
+    rules = history_rules([], now, load_gate())
+    assert len(rules) == 4 and not any(rule.passed for rule in rules)
+    assert all("no calibration in the history" in rule.value for rule in rules)
+
+
+def test_a_broken_history_line_is_named_and_a_bom_is_read(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    line = path.read_text(encoding="utf-8")
+    path.write_text("\ufeff" + line, encoding="utf-8")  # as some editors save it
+    assert len(history.load(path)) == 1
+    path.write_text(line + '{"when": "today"}\n', encoding="utf-8")
+    with pytest.raises(CourseInputError, match="record 2 lacks 'command'"):
+        history.load(path)
+    shown = cli("stages.s16_history", "history", str(path))
+    assert shown.returncode == 2 and "record 2 lacks 'command'" in shown.stderr
+
+
+def test_history_prints_every_run_and_plots_every_figure(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    assert run(cli, "gate", path, SUCCESSOR).returncode == 1
+    shown = cli("stages.s16_history", "history", str(path), "--plots", str(tmp_path / "plots"))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[0].startswith("2 runs")
+    assert "model shop-judge → shop-judge-2" in shown.stdout
+    drawn = sorted(p.name for p in (tmp_path / "plots").iterdir())
+    assert drawn == sorted(f"history_{name}.png" for name in history.FIGURES)

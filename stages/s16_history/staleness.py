@@ -1,0 +1,102 @@
+"""The gate with a history: is the calibration on file about this judge, and does the judge
+still measure as it did when it was first calibrated?
+
+    same judge   the fingerprint, and the calibration set, equal those of the last
+                 calibration: any difference is named ("model a → b") and the calibration is
+                 stale. The last *calibration*, not the newest record: a gate run that failed
+                 is in the history too, and must not make its own judge look calibrated.
+    kappa        its interval reaches the gate's minimum and the baseline's kappa: an
+                 interval wholly below either is a regression, not noise.
+    verbosity    its interval has not moved away from zero: it does not lie wholly beyond
+                 the baseline's interval, on the far side from zero.
+    flips        no larger a share than the threshold kept by the baseline.
+
+The baseline is the first calibration of the judge as last calibrated (history.baseline).
+A rule whose figure is missing, now or in the baseline, fails as not evaluated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stages.s09_calibration.gate import Rule, Thresholds
+from stages.s09_calibration.report import interval
+from stages.s16_history.history import baseline, calibrations
+
+SAME, KAPPA, SHIFT, FLIPS = "same judge as calibrated", "kappa held", "verbosity held", "flips"
+PARTS = ("model", "endpoint", "spec", "prompts", "rubric")  # named in this order
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Each part of a fingerprint that differs, as "part old → new", the model first."""
+    found = [f"{key} {before.get(key)} → {after.get(key)}" for key in PARTS
+             if before.get(key) != after.get(key)]  # fmt: skip
+    old, new = before.get("settings", {}), after.get("settings", {})
+    found += [f"{key} {old.get(key)!r} → {new.get(key)!r}" for key in sorted(set(old) | set(new))
+              if old.get(key) != new.get(key)]  # fmt: skip
+    return found
+
+
+def same_judge(calibrated: dict[str, Any], now: dict[str, Any]) -> Rule:
+    differ = changes(calibrated["fingerprint"], now["fingerprint"])
+    if calibrated["calibration_set"] != now["calibration_set"]:
+        differ.append("calibration set changed")
+    value = f"the judge calibrated {calibrated['when']}"
+    if differ:
+        value = f"calibration stale: {'; '.join(differ)}; recalibrate"
+    return Rule(SAME, value, "fingerprint of the last calibration", not differ)
+
+
+def kappa_held(first: dict[str, Any], now: dict[str, Any], limits: Thresholds) -> Rule:
+    ci, then = now["kappa_ci"], first["kappa"]
+    if ci is None or then is None:
+        return Rule(KAPPA, "not evaluated (no kappa interval, now or in the baseline)", "", False)
+    limit = f"reaches the gate's {limits.min_kappa:.2f} and the baseline's {then:.2f}"
+    below = [name for name, bar in (("the gate", limits.min_kappa), ("the baseline", then))
+             if ci[1] < bar]  # fmt: skip
+    value = f"{interval(ci)}" + (f", wholly below {' and '.join(below)}" if below else "")
+    return Rule(KAPPA, value, limit, not below)
+
+
+def moved_away(first: tuple[float, float], now: tuple[float, float]) -> bool:
+    """Whether `now` lies wholly beyond `first`, on the far side from zero."""
+    return now[0] > max(first[1], 0) or now[1] < min(first[0], 0)
+
+
+def verbosity_held(first: dict[str, Any], now: dict[str, Any]) -> Rule:
+    ci, then = now["verbosity_ci"], first["verbosity_ci"]
+    if ci is None or then is None:
+        why = "not evaluated (no verbosity interval, now or in the baseline)"
+        return Rule(SHIFT, why, "", False)
+    away = moved_away(tuple(then), tuple(ci))
+    value = f"{interval(ci)}{', moved away from zero' if away else ''}"
+    return Rule(SHIFT, value, f"not wholly beyond the baseline's {interval(then)}", not away)
+
+
+def flips_held(start: dict[str, Any], now: dict[str, Any]) -> Rule:
+    unset = {"share": None, "how": "not recorded in the baseline"}
+    threshold = start.get("flip_threshold") or unset
+    flips, of, share = now["flips"], now["of"], threshold["share"]
+    if share is None:
+        return Rule(FLIPS, f"not evaluated (threshold {threshold['how']})", "", False)
+    if flips is None or not of:
+        return Rule(FLIPS, "not evaluated (no flips measured in this run)", "", False)
+    limit = f"at most {share:.2f}, {threshold['how']}"
+    return Rule(FLIPS, f"{flips / of:.2f} ({flips} of {of})", limit, flips / of <= share)
+
+
+def history_rules(
+    records: list[dict[str, Any]], now: dict[str, Any], limits: Thresholds
+) -> list[Rule]:
+    """The history's rules for the run `now` (not yet in `records`)."""
+    start = baseline(records)
+    if start is None:
+        why = "not evaluated (no calibration in the history: run calibrate --history first)"
+        return [Rule(name, why, "", False) for name in (SAME, KAPPA, SHIFT, FLIPS)]
+    first, figures = start["figures"], now["figures"]
+    return [
+        same_judge(calibrations(records)[-1], now),
+        kappa_held(first, figures, limits),
+        verbosity_held(first, figures),
+        flips_held(start, figures),
+    ]

@@ -1,0 +1,1 @@
+"""Stage 17: the distribution of scores over time."""
