@@ -17,12 +17,24 @@ cannot be read). Each demo exits 0 when it tells the flawed judge from the stead
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 from pathlib import Path
+from typing import Any
 
-from stages.s01_model.cli import run_cli
-from stages.s15_versions.corrected import add_correct, run_correct
-from stages.s15_versions.corrected_change import run_compare
+from stages.s01_model.cli import run_cli, short
+from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import load_json
+from stages.s08_eval.findings import Finding
+from stages.s08_eval.levels import PASS_MARK
+from stages.s09_calibration.correction import corrected, made, pass_rate
+from stages.s09_calibration.estimates import heading, lines
+from stages.s09_calibration.simulation import LESSON_SEED, World, covers, simulate
+from stages.s15_versions.corrected import LabelColumns, correct, read_labels, render, verdicts
+from stages.s15_versions.corrected_change import DEMO_LABELS, compared
+from stages.s15_versions.versions import demo_runs
+from stages.s15_versions.versions import render as render_versions
 
 
 def main() -> int:
@@ -44,6 +56,109 @@ def main() -> int:
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     return run_compare(args) if args.command == "compare" else run_correct(args)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Two stage-8 reports compared case by case; with none, the two versions of the agent
+    under the biased judge and the steady one, with the demo's labels. Exit 1 when a
+    comparison is not evaluated, a checked level moved, or labels were given and neither
+    corrected change could be made; or, in the demo, when the steady judge shows a change."""
+    if args.runs and len(args.runs) != 2:
+        raise CourseInputError(f"compare: give two stage-8 reports, not {len(args.runs)}")
+    if args.labels and len(args.labels) > 2:
+        raise CourseInputError(f"compare: --labels takes one file or two, not {len(args.labels)}")
+    labels = args.labels or ([] if args.runs else [DEMO_LABELS])
+    people = [read_labels(path, LabelColumns("id", "human"), PASS_MARK) for path in labels]
+    if args.runs:
+        runs = {f"{short(args.runs[0])} -> {short(args.runs[1])}": tuple(map(load_json, args.runs))}
+    else:
+        runs = {
+            f"the two versions, {judge} judge": demo_runs(judge) for judge in ("biased", "steady")
+        }
+    found = {where: compared(where, a, b, people) for where, (a, b) in runs.items()}
+    if args.json:
+        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+    else:
+        print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
+    broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
+    unmade = [c for c in found.values() if c.corrected is not None and not made(c.corrected)]
+    mirror = not args.runs and found["the two versions, steady judge"].state == Finding.FOUND
+    return 1 if broken or unmade or mirror else 0
+
+
+def add_correct(commands: Any) -> None:
+    found = commands.add_parser("correct", help="a run's pass rate, corrected by human labels")
+    found.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="REPORT LABELS",
+        help="a stage-8 JSON report and a file of labels (none: a simulation)",
+    )
+    found.add_argument("--id-col", default="id", help="the labels' case id column (id)")
+    found.add_argument("--human-col", default="human", help="the labels' column (human)")
+    found.add_argument(
+        "--gate",
+        type=float,
+        default=PASS_MARK,
+        help=f"a score label at or above passes ({PASS_MARK})",
+    )
+    found.add_argument("--encoding", help="the labels file's text encoding (default UTF-8)")
+    found.add_argument("--delimiter", help="the labels' CSV delimiter (default: sniffed)")
+    found.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run_correct(args: argparse.Namespace) -> int:
+    """Exit 0 when a correction was made; 1 when neither could be (or, in the simulation,
+    when the judge alone is not told apart from the corrections)."""
+    if not args.files:
+        return simulated(args.json)
+    if len(args.files) != 2:
+        raise CourseInputError(
+            f"correct: give a stage-8 report and a labels file, not {len(args.files)} files"
+        )
+    if not math.isfinite(args.gate):
+        raise CourseInputError(f"--gate {args.gate!r}: expected a finite number")
+    report, labels = args.files
+    columns = LabelColumns(args.id_col, args.human_col)
+    people = read_labels(
+        labels, columns, args.gate, encoding=args.encoding, delimiter=args.delimiter
+    )
+    found = correct(verdicts(load_json(report), short(report)), people, short(labels))
+    rate = corrected(found.rates, found.pass_rate)
+    if args.json:
+        means = None if found.mean_score is None else [vars(e) for e in found.mean_score]
+        shown = {
+            "cases": found.cases,
+            "unscored": found.unscored,
+            "pass_rate": rate,
+            "mean_score": means,
+        }
+        print(json.dumps(shown, sort_keys=True))
+    else:
+        print("\n".join(render(found, f"{short(report)} with labels from {short(labels)}")))
+    return 0 if made(found.pass_rate) else 1
+
+
+def simulated(as_json: bool) -> int:
+    """The lesson's simulated world: exit 0 when the judge alone misses the truth and both
+    corrections contain it."""
+    world = World()
+    estimates = pass_rate(simulate(world, LESSON_SEED))
+    told = not covers(estimates[0], world.rate) and all(
+        covers(e, world.rate) for e in estimates[2:]
+    )
+    if as_json:
+        print(json.dumps({"truth": world.rate, "estimates": [vars(e) for e in estimates]}))
+        return 0 if told else 1
+    print(
+        f"a simulated world (seed {LESSON_SEED}): {world.cases} cases, {world.labelled} labelled "
+        f"by people; the judge's TPR {world.tpr}, TNR {world.tnr}; the true pass rate {world.rate}"
+    )
+    print("\n".join([heading("pass rate"), *lines(estimates)]))
+    verdict = "the judge alone misses the truth; both corrections contain it"
+    print(verdict if told else "NOT TOLD APART: " + verdict.replace(";", " or"))
+    return 0 if told else 1
 
 
 if __name__ == "__main__":

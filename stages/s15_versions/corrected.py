@@ -1,7 +1,5 @@
-"""The corrected number for a run: a stage-8 report's judge, and people's labels on some cases.
-
-    python -m stages.s15_versions correct [REPORT LABELS] [--id-col C] [--human-col C]
-                                       [--gate N] [--json] [--encoding E] [--delimiter D]
+"""The corrected number for a run: a stage-8 report's judge, and people's labels on some cases
+(the stage's `correct` command).
 
 The report gives the judge's verdict on each case (its end-to-end level passed or failed)
 and its score; the labels file (CSV or JSONL, read as `audit` reads one) gives a person's
@@ -12,26 +10,18 @@ when every label is a number, the mean score three ways (Rogan-Gladen needs pass
 Labels are few and each one cost a person's time, so none is skipped: a label that cannot
 be read, a case the report does not hold, or a case labelled twice stops the command with
 the row named (exit 2). A case the judge could not score has no verdict to correct: it is
-left out of every estimate, and named. Without arguments, a simulated world where the truth
-is known (stage 9's simulation.py) shows what the correction does.
+left out of every estimate, and named.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.cli import short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import load_json
-from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.correction import Tally, corrected, made, pass_rate, tally
+from stages.s09_calibration.correction import Tally, made, pass_rate, tally
 from stages.s09_calibration.estimates import Estimate, heading, lines, mean_score
-from stages.s09_calibration.simulation import LESSON_SEED, World, covers, simulate
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import rows_of
 from stages.s15_versions.versions import score
@@ -154,60 +144,6 @@ def mean_of(judged: list[int | None], labels: list[Label | None]) -> list[Estima
 # ---- the command ---------------------------------------------------------------------------
 
 
-def add_correct(commands: Any) -> None:
-    found = commands.add_parser("correct", help="a run's pass rate, corrected by human labels")
-    found.add_argument(
-        "files",
-        nargs="*",
-        type=Path,
-        metavar="REPORT LABELS",
-        help="a stage-8 JSON report and a file of labels (none: a simulation)",
-    )
-    found.add_argument("--id-col", default="id", help="the labels' case id column (id)")
-    found.add_argument("--human-col", default="human", help="the labels' column (human)")
-    found.add_argument(
-        "--gate",
-        type=float,
-        default=PASS_MARK,
-        help=f"a score label at or above passes ({PASS_MARK})",
-    )
-    found.add_argument("--encoding", help="the labels file's text encoding (default UTF-8)")
-    found.add_argument("--delimiter", help="the labels' CSV delimiter (default: sniffed)")
-    found.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def run_correct(args: argparse.Namespace) -> int:
-    """Exit 0 when a correction was made; 1 when neither could be (or, in the simulation,
-    when the judge alone is not told apart from the corrections)."""
-    if not args.files:
-        return simulated(args.json)
-    if len(args.files) != 2:
-        raise CourseInputError(
-            f"correct: give a stage-8 report and a labels file, not {len(args.files)} files"
-        )
-    if not math.isfinite(args.gate):
-        raise CourseInputError(f"--gate {args.gate!r}: expected a finite number")
-    report, labels = args.files
-    columns = LabelColumns(args.id_col, args.human_col)
-    people = read_labels(
-        labels, columns, args.gate, encoding=args.encoding, delimiter=args.delimiter
-    )
-    found = correct(verdicts(load_json(report), short(report)), people, short(labels))
-    rate = corrected(found.rates, found.pass_rate)
-    if args.json:
-        means = None if found.mean_score is None else [vars(e) for e in found.mean_score]
-        shown = {
-            "cases": found.cases,
-            "unscored": found.unscored,
-            "pass_rate": rate,
-            "mean_score": means,
-        }
-        print(json.dumps(shown, sort_keys=True))
-    else:
-        print("\n".join(render(found, f"{short(report)} with labels from {short(labels)}")))
-    return 0 if made(found.pass_rate) else 1
-
-
 def render(found: Correction, title: str) -> list[str]:
     t, left_out = found.rates, found.unscored
     shown = [
@@ -223,24 +159,3 @@ def render(found: Correction, title: str) -> list[str]:
     if not made(found.pass_rate):
         shown.append("corrected pass rate: NOT EVALUATED — neither correction could be made")
     return shown
-
-
-def simulated(as_json: bool) -> int:
-    """The lesson's simulated world: exit 0 when the judge alone misses the truth and both
-    corrections contain it."""
-    world = World()
-    estimates = pass_rate(simulate(world, LESSON_SEED))
-    told = not covers(estimates[0], world.rate) and all(
-        covers(e, world.rate) for e in estimates[2:]
-    )
-    if as_json:
-        print(json.dumps({"truth": world.rate, "estimates": [vars(e) for e in estimates]}))
-        return 0 if told else 1
-    print(
-        f"a simulated world (seed {LESSON_SEED}): {world.cases} cases, {world.labelled} labelled "
-        f"by people; the judge's TPR {world.tpr}, TNR {world.tnr}; the true pass rate {world.rate}"
-    )
-    print("\n".join([heading("pass rate"), *lines(estimates)]))
-    verdict = "the judge alone misses the truth; both corrections contain it"
-    print(verdict if told else "NOT TOLD APART: " + verdict.replace(";", " or"))
-    return 0 if told else 1

@@ -18,24 +18,17 @@ side's reason.
 
 from __future__ import annotations
 
-import argparse
-import json
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from stages.s01_model.cli import FIXTURES, short
-from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import load_json
-from stages.s08_eval.findings import Finding
-from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.correction import SEED, Tally, made, pass_rate, replicates
+from stages.s01_model.cli import FIXTURES
+from stages.s09_calibration.correction import SEED, Tally, pass_rate, replicates
 from stages.s09_calibration.estimates import Estimate, bounded, not_evaluated, z_value
 from stages.s09_calibration.stats import RESAMPLES, percentile_interval
-from stages.s15_versions.corrected import LabelColumns, correct, read_labels, verdicts
-from stages.s15_versions.versions import Comparison, compare, demo_runs, pairs
-from stages.s15_versions.versions import render as render_versions
+from stages.s15_versions.corrected import correct, verdicts
+from stages.s15_versions.versions import Comparison, compare, pairs
 
 CHANGE = (-1.0, 1.0)  # the bounds of a change in a rate
 DEMO_LABELS = FIXTURES / "versions_labels.csv"  # a person's verdict on each demo case
@@ -96,37 +89,6 @@ def _corrected_change(
     change = np.clip(b, 0.0, 1.0) - np.clip(a, 0.0, 1.0)
     note = f"{RESAMPLES} resamples of each version (seed {seed})"
     return Estimate(method, second.value - first.value, percentile_interval(change), note=note)
-
-
-# ---- the compare command ---------------------------------------------------------------
-
-
-def run_compare(args: argparse.Namespace) -> int:
-    """Two stage-8 reports compared case by case; with none, the two versions of the agent
-    under the biased judge and the steady one, with the demo's labels. Exit 1 when a
-    comparison is not evaluated, a checked level moved, or labels were given and neither
-    corrected change could be made; or, in the demo, when the steady judge shows a change."""
-    if args.runs and len(args.runs) != 2:
-        raise CourseInputError(f"compare: give two stage-8 reports, not {len(args.runs)}")
-    if args.labels and len(args.labels) > 2:
-        raise CourseInputError(f"compare: --labels takes one file or two, not {len(args.labels)}")
-    labels = args.labels or ([] if args.runs else [DEMO_LABELS])
-    people = [read_labels(path, LabelColumns("id", "human"), PASS_MARK) for path in labels]
-    if args.runs:
-        runs = {f"{short(args.runs[0])} -> {short(args.runs[1])}": tuple(map(load_json, args.runs))}
-    else:
-        runs = {
-            f"the two versions, {judge} judge": demo_runs(judge) for judge in ("biased", "steady")
-        }
-    found = {where: compared(where, a, b, people) for where, (a, b) in runs.items()}
-    if args.json:
-        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
-    else:
-        print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
-    broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
-    unmade = [c for c in found.values() if c.corrected is not None and not made(c.corrected)]
-    mirror = not args.runs and found["the two versions, steady judge"].state == Finding.FOUND
-    return 1 if broken or unmade or mirror else 0
 
 
 def compared(where: str, before: Any, after: Any, people: list[Any]) -> Comparison:
