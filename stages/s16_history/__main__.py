@@ -42,9 +42,10 @@ from stages.s16_history.canary import (
     check,
     instrument,
     must_be_recorded,
-    record_all,
+    record,
     recorded,
     replies,
+    unfinished,
 )
 from stages.s16_history.history_report import plots, table
 from stages.s16_history.staleness import history_rules
@@ -191,6 +192,18 @@ def run_canary(args: argparse.Namespace) -> int:
     if args.judge or args.record:
         return 1 if refused or Finding.FOUND in states or Finding.NOT_EVALUATED in states else 0
     return 0 if states == [Finding.NOT_FOUND, Finding.FOUND] else 1  # the demo: a working check
+
+
+def record_all(choice: JudgeChoice, name: str) -> bool:
+    """Record the judge's replies when it answered every question. Otherwise one error line
+    says how many it answered, and why when known, and the recording stays as it was."""
+    answered = replies(choice.judge)
+    if (why := unfinished(name, answered)) is None:
+        print(record(name, answered))
+        return True
+    down = settle(choice)["unavailable"]
+    print(f"error: {why}" + (f"; the judge is {down}" if down else ""), file=sys.stderr)
+    return False
 
 
 if __name__ == "__main__":

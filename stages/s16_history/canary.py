@@ -12,7 +12,6 @@ check is not evaluated.
 from __future__ import annotations
 
 import json
-import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -26,7 +25,7 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
 from stages.s09_calibration.rubrics import Rubric, prompt
-from stages.s12_real_judge.judges import resolve_real, settle
+from stages.s12_real_judge.judges import resolve_real
 from stages.s12_real_judge.recording import text_rows
 
 CANARIES = FIXTURES / "canaries.jsonl"
@@ -91,18 +90,6 @@ def record(name: str, answered: dict[str, str], path: Path | None = None) -> str
     rows.sort(key=lambda row: (row["instrument"], row["id"]))
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
-
-
-def record_all(choice: JudgeChoice, name: str) -> bool:
-    """Record the judge's replies when it answered every question. Otherwise one error line
-    says how many it answered, and why when known, and the recording stays as it was."""
-    answered = replies(choice.judge)
-    if (why := unfinished(name, answered)) is None:
-        print(record(name, answered))
-        return True
-    down = settle(choice)["unavailable"]
-    print(f"error: {why}" + (f"; the judge is {down}" if down else ""), file=sys.stderr)
-    return False
 
 
 def asked_anew(
