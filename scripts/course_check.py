@@ -8,10 +8,12 @@ default): a temporary worktree of the built repository at that tag, then `make c
 which runs ruff, mypy, the tag's checks and the tag's own mutation exercises; the number of
 checks pytest passed must equal the total the tag's README table gives. Then a scripted
 student in a clone of its own (as_a_student): the checks of earlier stages written, one
-prediction right and one wrong, this stage's check written and proven, `make check` green
-with every written check KILLED, and `make next` to the next tag, where the credits and the
-checks are found. One line per tag with the result and the time. Exit 1 if any tag is red.
-Two tags are checked at a time by default (`make course-check`), each from its own files.
+prediction right and one wrong, this stage's check written and proven, `make check STAGE=N`
+green with every written check of the stage KILLED (at the last tag, the whole `make check`,
+where every carried check is proven again), and `make next` to the next tag, where the
+credits and the checks are found. One line per tag with the result and the time. Exit 1 if
+any tag is red. Two tags are checked at a time by default (`make course-check`), each from
+its own files.
 
 Virtual environments are shared between tags whose pyproject.toml is byte for byte the same
 (kept in build/venvs/, named by its hash), so a tag never runs with a dependency it does not
@@ -167,8 +169,9 @@ class Student:
 def as_a_student(course: Path, tag: str, venv: Path, env: dict[str, str], scratch: Path) -> str:
     """A scripted student in a clone of the course at `tag`, who has the checks of earlier
     stages from before: predicts one exercise right and one wrong, writes this stage's check
-    (the reference, stub removed) and proves it, runs `make check` (green, every written check
-    KILLED), moves on with `make next` and finds the three credits and the checks there."""
+    (the reference, stub removed) and proves it, runs this stage's `make check STAGE=N` (the
+    whole one at the last tag; green, every written check KILLED), moves on with `make next`
+    and finds the three credits and the checks there."""
     tree = scratch / f"{tag}-student"
     git("clone", "-q", "--shared", str(course), str(tree), cwd=scratch)
     git("checkout", "-q", tag, cwd=tree)
@@ -186,7 +189,10 @@ def as_a_student(course: Path, tag: str, venv: Path, env: dict[str, str], scratc
     student.write(mine)
     if not student.make("exercise", f"ID={mine.id}").startswith(f"verified: {mine.check}"):
         raise CourseInputError(f"the reference check of {mine.id} was not verified")
-    proven = re.search(r"^(\d+) of (\d+) KILLED$", student.make("check"), re.M)
+    # this stage's checks and exercises; at the last tag, every stage's, the carried checks too
+    last = student.number == load_course().stages[-1].number
+    scope = () if last else (f"STAGE={student.number}",)
+    proven = re.search(r"^(\d+) of (\d+) KILLED$", student.make("check", *scope), re.M)
     if proven is None or proven.group(1) != proven.group(2):
         raise CourseInputError("with its checks written, make check did not prove them all KILLED")
     moved = student.make("next")
