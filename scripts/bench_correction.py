@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from stages.s09_calibration.correction import pass_rate
-from stages.s09_calibration.simulation import World, covers, simulate
+from stages.s11_correction.correction import pass_rate
+from stages.s11_correction.simulation import World, covers, simulate
 
 
 def measure(world: World, seeds: int, resamples: int) -> dict[str, list[float]]:

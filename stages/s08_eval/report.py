@@ -164,6 +164,13 @@ def first_reason(reasons: list[str]) -> str:
     return reasons[0] + more
 
 
+def folder(path: Path | None, option: str) -> Path | None:
+    """`path` when it is a folder or not there yet (None stays None): checked before any work."""
+    if path is not None and path.exists() and not path.is_dir():
+        raise CourseInputError(f"{option} {path}: is a file; name a folder for the plots")
+    return path
+
+
 def writable(path: Path, option: str) -> Path:
     """`path`, once it is known that a file can be written there (its folder made if missing):
     checked before any work. Anything in the way is a CourseInputError naming the option."""

@@ -1,1 +1,1 @@
-"""Stage 9: calibrate the judge — twins, intervals, flips, swaps, self-preference, kappa."""
+"""Stage 9: noise is not bias — twins, repeats, intervals, both orders, self-preference."""

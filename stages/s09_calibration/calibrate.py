@@ -11,23 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, fields
 
-from stages.s08_eval.findings import Evidence, Finding, Outcome
 from stages.s08_eval.judge import CountingJudge, Reading, read
 from stages.s08_eval.position import Swap, both_orders
-from stages.s09_calibration.agreement import HumanAgreement, agreement
 from stages.s09_calibration.calibration import CalCase
 from stages.s09_calibration.measures import (
     CONCISE,
     VERBOSITY,
-    Interval,
-    LengthConfound,
     Measure,
     Pairwise,
+    Scores,
     SelfPreference,
     TwinShift,
-    length_confound,
     pairwise,
-    said,
     self_preference,
     twin_shift,
 )
@@ -37,7 +32,6 @@ from stages.s09_calibration.twins import Twins
 
 REPEATS = 3  # scorings of each text, averaged
 SEED = 9  # for every bootstrap
-MEASURES = ("verbosity", "concise", "pairwise", "length_confound", "self_preference", "calibration")
 
 
 @dataclass
@@ -103,24 +97,32 @@ class Series:
     human_pass: tuple[bool, ...]
 
 
+UNSHOWN = {"json": False}  # kept for the measures of later stages, not part of the report
+
+
 @dataclass(frozen=True)
 class Run:
-    """Every measurement of one judge, in the report's order."""
+    """Every measurement of one judge, in the report's order; a later stage's run adds its
+    own measures to these, made from the same scores."""
 
     verbosity: TwinShift
     concise: TwinShift
     pairwise: Pairwise
-    length_confound: LengthConfound
     self_preference: SelfPreference
-    calibration: HumanAgreement
     unscored: Unscored
     judge: JudgeUse
     series: Series
+    scores: Scores = field(metadata=UNSHOWN)  # each answer's, by id
+    reasons: dict[str, str] = field(metadata=UNSHOWN)  # the judge's own
+
+    def measures(self) -> dict[str, Measure]:
+        """Every measure of the run, by name, in the report's order."""
+        found = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: m for name, m in found.items() if isinstance(m, Measure)}
 
     def not_evaluated(self) -> list[str]:
         """The measures that had too little usable data to conclude anything."""
-        found = [(f.name, getattr(self, f.name)) for f in fields(self)]
-        return [name for name, m in found if isinstance(m, Measure) and m.state == "not_evaluated"]
+        return [name for name, m in self.measures().items() if m.state == "not_evaluated"]
 
 
 def calibrate(
@@ -145,63 +147,15 @@ def calibrate(
     # 2) the length of every original and padded twin, with its score
     original = tuple((len(c.answer), originals[c.id]) for c in cases)
     longer = tuple((len(twins[c.id].padded), padded[c.id]) for c in cases)
-    points = [(float(length), score) for length, score in original + longer if score is not None]
-    seen = Evidence(len(points), len(original + longer))
     # 3) every measure; pairwise asks its own questions
     return Run(
         twin_shift([(originals[i], padded[i]) for i in ids], repeats, seed, VERBOSITY),
         twin_shift([(originals[i], concise[i]) for i in ids], repeats, seed, CONCISE),
         pairwise(scorer.both_orders, cases),
-        length_confound([p[0] for p in points], [p[1] for p in points], seen),
         self_preference(cases, originals, seed),
-        agreement(cases, originals, scorer.reasons),
         summarise(scorer.unscored),
         JudgeUse(judge.name, judge.calls),
         Series(original, longer, tuple(c.human_pass for c in cases)),
+        originals,
+        scorer.reasons,
     )
-
-
-@dataclass(frozen=True)
-class Headline:
-    """What the rubric change compares, of one run."""
-
-    verbosity_mean_delta: float | None
-    verbosity_ci: Interval | None
-    verbosity_state: Finding
-    verbosity_verdict: str | None
-    flips: int
-    kappa: float | None
-    kappa_state: Finding
-    calls: int
-
-
-def headline(run: Run) -> Headline:
-    v, kappa = run.verbosity, run.calibration
-    shift = (v.mean_delta, v.ci, v.state, v.verdict, v.flips)
-    return Headline(*shift, kappa.kappa, kappa.state, run.judge.calls)
-
-
-@dataclass(frozen=True)
-class RubricChange(Measure):
-    open: Headline  # under the open-ended rubric
-    facts: Headline  # under the required-facts checklist
-
-
-def rubric_change(open_run: Run, facts_run: Run) -> RubricChange:
-    """The same measurements before (open rubric) and after (facts checklist) the change.
-
-    Found when the change moved a verdict (of verbosity or of agreement with people); not
-    evaluated when either is not evaluated on either side.
-    """
-    before, after = headline(open_run), headline(facts_run)
-    states = [(h.verbosity_state, h.kappa_state) for h in (before, after)]
-    # what it stands on: four verdicts, two measures before and after the change
-    usable = sum(state != Finding.NOT_EVALUATED for pair in states for state in pair)
-    moved = states[0] != states[1]
-    evidence = Evidence(usable, 4)
-    outcome = Outcome(Finding.FOUND if moved else Finding.NOT_FOUND, "", evidence)
-    if usable < 4:
-        why = f"a verdict it compares is not evaluated ({evidence.counts()})"
-        outcome = Outcome(Finding.NOT_EVALUATED, why, evidence)
-    verdict = "the change moved a verdict" if moved else "no verdict moved"
-    return RubricChange(outcome, said(outcome, verdict), before, after)

@@ -16,9 +16,9 @@ from stages.s01_model.cli import FIXTURES
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
 from stages.s01_model.model import Name
+from stages.s08_eval.levels import PASS_MARK  # the human labels use stage 8's pass mark
 
 CALIBRATION_FILE = FIXTURES / "calibration.json"
-GATE = 7  # a score of at least this passes; the human labels use the same gate
 
 
 class Family(Name):
@@ -66,10 +66,12 @@ def load_calibration(path: Path = CALIBRATION_FILE) -> list[CalCase]:
         if raw["family"] not in set(Family):
             known = ", ".join(Family)
             raise CourseInputError(f"{where}: family {raw['family']!r} is not one of {known}")
-        if not 1 <= raw["human_score"] <= 10 or raw["human_pass"] != (raw["human_score"] >= GATE):
+        if not 1 <= raw["human_score"] <= 10 or raw["human_pass"] != (
+            raw["human_score"] >= PASS_MARK
+        ):
             raise CourseInputError(
                 f"{where}: human_score {raw['human_score']} and human_pass {raw['human_pass']} "
-                f"disagree at the gate of {GATE}"
+                f"disagree at the gate of {PASS_MARK}"
             )
         family, facts = Family(raw["family"]), tuple(raw["facts"])
         cases.append(CalCase(**{**raw, "family": family, "facts": facts}))

@@ -4,11 +4,8 @@
     concise           concise twin minus original; found when the interval excludes zero
     pairwise          the two families' answers in both orders; found when a verdict does
                       not survive the swap
-    length_confound   Spearman's rho of score with length; found when its interval excludes
-                      zero
     self_preference   the score gap between the families on pairs people rate equal, at
                       equal length; found when its interval excludes zero
-    calibration       agreement with people (agreement.py)
 
 Every record starts with its outcome (stage 8's findings.py: found, not found, or not
 evaluated, with the counts it stood on) and its verdict in words, which is None when it was
@@ -17,29 +14,26 @@ not evaluated. A figure that could not be computed is None ("n/a"), never zero.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
+from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.position import Swap
-from stages.s09_calibration.calibration import GATE, CalCase, families
+from stages.s09_calibration.calibration import CalCase, families
 from stages.s09_calibration.stats import (
     bootstrap_ci,
-    correlation_ci,
     excludes_zero,
     flips,
     intercept,
     intercept_ci,
     mean,
-    pearson,
     share_higher,
-    spearman,
 )
 
 Interval = tuple[float, float]
 Scores = dict[str, float | None]  # a mean score by case id; None when nothing was usable
-UNDEFINED_RHO = "the correlation is undefined: fewer than 4 points, or lengths that never vary"
 # A twin shift's verdict: (twins score higher, twins score lower, no shift)
 Words = tuple[str, str, str]
 VERBOSITY = ("longer scores higher", "longer scores lower", "no shift")
@@ -51,7 +45,8 @@ def plain(value: Any) -> Any:
     if hasattr(value, "to_json"):
         return value.to_json()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        shown = [f for f in fields(value) if f.metadata.get("json", True)]
+        return {f.name: plain(getattr(value, f.name)) for f in shown}
     if isinstance(value, (tuple, list)):
         return [plain(item) for item in value]
     return value
@@ -106,7 +101,7 @@ def twin_shift(
     verdict = same
     if outcome.state == Finding.FOUND and interval is not None:
         verdict = higher if interval[0] > 0 else lower
-    changed = flips([o >= GATE for o, _ in usable], [t >= GATE for _, t in usable])
+    changed = flips([o >= PASS_MARK for o, _ in usable], [t >= PASS_MARK for _, t in usable])
     figures = (mean(deltas), interval, share_higher(deltas), changed)
     return TwinShift(outcome, said(outcome, verdict), len(usable), repeats, *figures)
 
@@ -178,34 +173,3 @@ def self_preference(cases: list[CalCase], scores: Scores, seed: int) -> SelfPref
             f"judge from another family, or discount its {favoured} scores by {abs(gap):.1f}"
         )
     return SelfPreference(outcome, said(outcome, verdict), len(gaps), gap, interval)
-
-
-@dataclass(frozen=True)
-class LengthConfound(Measure):
-    spearman: float | None
-    ci: Interval | None  # Fisher's z, approximate
-    pearson: float | None
-
-
-def length_confound(
-    lengths: Sequence[float], scores: Sequence[float], evidence: Evidence
-) -> LengthConfound:
-    """Does the score follow the length? Spearman's rho with its interval, and Pearson's r.
-
-    Over a set whose long answers are also its wrong ones this mixes length with quality:
-    only twins separate the two.
-    """
-    rho = spearman(lengths, scores)
-    interval = correlation_ci(rho, len(scores))
-    if len(set(scores)) == 1 and len(set(lengths)) > 1:
-        # one score for every length: no correlation is defined, and none is needed
-        outcome = decide(evidence, False)
-        verdict = "the score never varies, so it cannot follow the length"
-    else:
-        found = None if interval is None else excludes_zero(interval)
-        outcome = decide(evidence, found, UNDEFINED_RHO)
-        verdict = "the score does not follow the length"
-    if outcome.state == Finding.FOUND and interval is not None:
-        verdict = f"longer answers score {'higher' if interval[0] > 0 else 'lower'}"
-    rho_r = pearson(lengths, scores)
-    return LengthConfound(outcome, said(outcome, verdict), rho, interval, rho_r)

@@ -1,8 +1,7 @@
-"""Three pictures of a judge's calibration run, as PNG files (matplotlib, no screen needed).
+"""Two pictures of a judge's calibration run, as PNG files (matplotlib, no screen needed).
 
 score_vs_length.png   originals and padded twins: does the score climb with length?
 bootstrap.png         the bootstrap distribution of the mean delta, its interval, zero
-confusion.png         judge against people at the gate: the table behind kappa
 """
 
 from __future__ import annotations
@@ -18,15 +17,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from stages.s09_calibration.calibrate import Run
-from stages.s09_calibration.calibration import GATE
 from stages.s09_calibration.stats import RESAMPLES, bootstrap_means
 
 
 def draw(run: Run, folder: Path, seed: int) -> list[Path]:
-    """Write the three plots of one run into `folder`; return their paths."""
+    """Write the two plots of one run into `folder`; return their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     drawn = [(by_length, "score_vs_length.png"), (bootstrap, "bootstrap.png")]
-    drawn += [(kappa_table, "confusion.png")]
     return [save(picture(run, seed), folder / name) for picture, name in drawn]
 
 
@@ -55,21 +52,6 @@ def bootstrap(run: Run, seed: int) -> Any:
     axes.axvline(0, color="red")
     axes.set(xlabel="mean delta, padded minus original", ylabel="resamples")
     axes.set_title(f"{run.judge.name}: bootstrap of the mean delta")
-    return figure
-
-
-def kappa_table(run: Run, seed: int) -> Any:
-    table = np.zeros((2, 2), dtype=int)
-    for (_, score), person in zip(run.series.original, run.series.human_pass, strict=True):
-        if score is not None:
-            table[int(person), int(score >= GATE)] += 1
-    figure, axes = plt.subplots(figsize=(4, 4))
-    axes.imshow(table, cmap="Blues")
-    for (row, column), count in np.ndenumerate(table):
-        axes.text(column, row, str(count), ha="center", va="center")
-    axes.set(xticks=[0, 1], yticks=[0, 1], title=f"{run.judge.name}: kappa table")
-    axes.set_xticklabels(["judge fail", "judge pass"])
-    axes.set_yticklabels(["human fail", "human pass"])
     return figure
 
 

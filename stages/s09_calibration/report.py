@@ -1,22 +1,20 @@
-"""The calibration report: the judge and the steady control side by side, and the rubric change.
+"""The calibration report: the judge and the steady control side by side.
 
 `Report` holds records; `to_json` turns them into the one JSON object the report is written
 as, and `render` into the text a person reads. Neither computes: what the text says is what
-the records hold.
+the records hold. Later stages extend both with the measures they add.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Finding
-from stages.s09_calibration.agreement import HumanAgreement
-from stages.s09_calibration.calibrate import MEASURES, RubricChange, Run, Unscored
-from stages.s09_calibration.estimates import heading, lines
+from stages.s09_calibration.calibrate import Run, Unscored
 from stages.s09_calibration.measures import (
     Interval,
-    LengthConfound,
     Measure,
     Pairwise,
     SelfPreference,
@@ -41,22 +39,20 @@ class Side:
 class Report:
     judge: Side
     control: Side  # the steady fake: it must show no bias
-    rubric_change: RubricChange
-    simulated: bool  # a fake judge, built to obey the checklist rubric
 
     @property
     def not_successful(self) -> list[str]:
         """Why the report cannot be read as a result; empty when it can.
 
         A judge that stopped being asked; a side with nothing evaluated; a side with some
-        measures not evaluated; a rubric change that could not be compared.
+        measures not evaluated.
         """
         found = []
         for label, side in (("judge", self.judge), ("control", self.control)):
             missing = side.run.not_evaluated()
             if side.unavailable:
                 found.append(f"{label} {side.unavailable}")
-            if len(missing) == len(MEASURES):
+            if len(missing) == len(side.run.measures()):
                 found.append(
                     f"nothing was evaluated for the {label}: {side.run.unscored.count} of "
                     f"{side.run.judge.calls} replies unscored"
@@ -64,8 +60,6 @@ class Report:
             elif missing:
                 names = ", ".join(name.replace("_", " ") for name in missing)
                 found.append(f"not evaluated for the {label}: {names}")
-        if self.rubric_change.state == Finding.NOT_EVALUATED:
-            found.append(f"rubric change not evaluated: {self.rubric_change.outcome.reason}")
         return found
 
 
@@ -83,7 +77,6 @@ def to_json(report: Report) -> dict[str, Any]:
         **side_json(report.judge),
         "reply": report.judge.reply,
         "control": side_json(report.control),
-        "rubric_change": report.rubric_change.to_json(),
         "not_successful": report.not_successful,
     }
 
@@ -127,15 +120,8 @@ def figures(m: Measure) -> str:
             f"{m.pairs} pairs in both orders ({m.calls} calls): swap consistency "
             f"{number(m.swap_consistency)}; bullets {m.bullets}, prose {m.prose}, tie {m.tie}"
         )
-    if isinstance(m, SelfPreference):
-        return f"gap {number(m.gap)} {interval(m.ci)} over {m.pairs} equal pairs"
-    if isinstance(m, LengthConfound):
-        return f"spearman {number(m.spearman)} {interval(m.ci)}, pearson {number(m.pearson)}"
-    assert isinstance(m, HumanAgreement), f"no figures for {type(m).__name__}"
-    return (
-        f"kappa {number(m.kappa)} (observed {number(m.observed)}, by chance "
-        f"{number(m.expected)}); {m.disagreements} disagreements to review"
-    )
+    assert isinstance(m, SelfPreference), f"no figures for {type(m).__name__}"
+    return f"gap {number(m.gap)} {interval(m.ci)} over {m.pairs} equal pairs"
 
 
 def render_side(label: str, side: Side) -> list[str]:
@@ -152,42 +138,20 @@ def render_side(label: str, side: Side) -> list[str]:
         )
     repeats = f" at the gate, each text scored {run.verbosity.repeats} times"
     lines.append(line("verbosity", run.verbosity, figures(run.verbosity) + repeats))
-    named = [
-        ("concise", run.concise),
-        ("pairwise", run.pairwise),
-        ("self-preference", run.self_preference),
-        ("length confound", run.length_confound),
-        ("agreement with people", run.calibration),
-    ]
-    lines += [line(name, measure, figures(measure)) for name, measure in named]
-    return lines + pass_rate_lines(run.calibration)
+    named = [("concise", run.concise), ("pairwise", run.pairwise)]
+    named.append(("self-preference", run.self_preference))
+    return lines + [line(name, measure, figures(measure)) for name, measure in named]
 
 
-def pass_rate_lines(calibration: HumanAgreement) -> list[str]:
-    """The set's pass rate four ways, under the agreement they follow from."""
-    if calibration.state == Finding.NOT_EVALUATED:
-        return []  # the agreement line already says why nothing here can be read
-    return [f"  {heading('pass rate of the set')}", *lines(calibration.pass_rate, "    ")]
+SideLines = Callable[[str, Side], list[str]]
 
 
-def render(report: Report) -> str:
-    lines = ["Stage 9 — calibration report"]
+def render(
+    report: Report, title: str = "Stage 9 — calibration report", side: SideLines = render_side
+) -> list[str]:
+    """The report's lines: its title, why it is not successful if it is not, both sides."""
+    lines = [title]
     first, *more = report.not_successful or [""]
     if first:
         lines += [f"RUN IS NOT SUCCESSFUL: {first}", *(f"  and: {reason}" for reason in more)]
-    lines += ["", *render_side("judge", report.judge), ""]
-    lines += [*render_side("control", report.control), ""]
-    change, judge = report.rubric_change, report.judge
-    before, after = change.open, change.facts
-    lines.append(
-        f"rubric change for {judge.run.judge.name}: open-ended -> required-facts checklist "
-        f"({after.calls} more calls, {judge.calls_in_all} in all)"
-    )
-    if report.simulated:
-        lines.append("  simulated: the fake judge obeys this rubric; a real model measures the fix")
-    figures = (
-        f"mean delta {number(before.verbosity_mean_delta)} -> {number(after.verbosity_mean_delta)}"
-        f" ({before.verbosity_verdict} -> {after.verbosity_verdict}), flips {before.flips} -> "
-        f"{after.flips}, kappa {number(before.kappa)} -> {number(after.kappa)}"
-    )
-    return "\n".join([*lines, line("verbosity and kappa", change, figures)])
+    return [*lines, "", *side("judge", report.judge), "", *side("control", report.control)]

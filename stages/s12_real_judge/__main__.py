@@ -32,11 +32,15 @@ from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.report import evaluation, failures, writable
 from stages.s08_eval.specs import JudgeChoice
-from stages.s09_calibration import __main__ as s09
-from stages.s09_calibration.calibrate import Run
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.gate import load_gate
-from stages.s09_calibration.report import Report
+from stages.s09_calibration.commands import parse
+from stages.s09_calibration.structured import Reply
+from stages.s10_agreement import commands as calibration
+from stages.s10_agreement.gate import load_gate
+from stages.s10_agreement.people import AgreedRun
+from stages.s10_agreement.report import Report
+from stages.s11_correction.corrected_run import calibrate_and_correct
+from stages.s11_correction.report import render
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.judges import SPECS, add_options, chosen_by, keep, settle
 from stages.s12_real_judge.padding import REVIEW_FILE, pad, review, summary
@@ -45,6 +49,7 @@ from stages.s12_real_judge.prefetch import ask_ahead
 PROG = "python -m stages.s12_real_judge"
 COMMANDS = ("eval", "calibrate", "gate", "pad")
 DEMO_REPORT = ROOT / "reports" / "s12_real_judge.json"
+CALIBRATION_REPORT = ROOT / "reports" / "s12_calibration.json"
 
 
 def run_eval(argv: list[str]) -> int:
@@ -67,44 +72,59 @@ def run_eval(argv: list[str]) -> int:
 
 
 def run_calibration(argv: list[str]) -> int:
-    """Stage 9's report (`calibrate`) or gate, with the questions fetched ahead."""
-    parser, commands = s09.parser(PROG, SPECS, name="calibrate")
+    """Stage 11's report (`calibrate`) or stage 10's gate, with the questions fetched ahead."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Calibrate a judge against people.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    commands = calibration.add_commands(sub, SPECS, CALIBRATION_REPORT, name="calibrate")
     for command in commands.values():
         add_options(command)
-    args = s09.parse(parser, commands, argv)
+    args = parse(parser, commands, argv)
     with ExitStack() as stack:  # a local judge's server, stopped however the run ends
         if args.command == "gate":
             return run_gate(args, stack)
-        out, queue = s09.outputs(args)
-        return run_report(args, out, queue, stack)
+        files = calibration.outputs(args.out, args.plots)
+        return run_report(args, files, stack)
 
 
 def run_gate(args: argparse.Namespace, stack: ExitStack) -> int:
     limits = load_gate(args.config)  # read before any call is made
-    return s09.emit_gate(args, limits, *measure_gate(args, stack)[1:])
+    _, run, down = measure_gate(args, stack)
+    return calibration.emit_gate(run, limits, args.config, Reply(args.reply), down)
 
 
-def measure_gate(args: argparse.Namespace, stack: ExitStack) -> tuple[JudgeChoice, Run, str | None]:
+def measure_gate(
+    args: argparse.Namespace, stack: ExitStack
+) -> tuple[JudgeChoice, AgreedRun, str | None]:
     """The judge the gate measures, its run, and why it stopped being asked (None if not)."""
     chosen, _ = chosen_by(args, stack)
+    reply = Reply(args.reply)
     run = ask_ahead(
-        chosen.judge, lambda judge: s09.measure_gate(replace(chosen, judge=judge), args.reply)
+        chosen.judge, lambda judge: calibration.measure_gate(replace(chosen, judge=judge), reply)
     )
     keep(args, chosen)
     return chosen, run, settle(chosen)["unavailable"]
 
 
-def run_report(args: argparse.Namespace, out: Path, queue: Path, stack: ExitStack) -> int:
+def run_report(
+    args: argparse.Namespace, files: tuple[Path, Path, Path | None], stack: ExitStack
+) -> int:
     chosen, control = chosen_by(args, stack)
+    reply = Reply(args.reply)
 
     def measure(judge: Judge) -> Report:
-        return s09.measure_report(replace(chosen, judge=judge), control, args.repeats, args.reply)
+        asked = replace(chosen, judge=judge)
+        return calibration.measure_report(
+            asked, control, args.repeats, reply, calibrate=calibrate_and_correct
+        )
 
     report = ask_ahead(chosen.judge, measure)
     keep(args, chosen)
     judge = replace(report.judge, **settle(chosen))
     control_side = replace(report.control, **settle(control))
-    return s09.emit_report(replace(report, judge=judge, control=control_side), args, out, queue)
+    settled = replace(report, judge=judge, control=control_side)
+    return calibration.emit_report(
+        settled, render(settled), args.json, files, args.write_rubric_record
+    )
 
 
 def run_pad(argv: list[str]) -> int:

@@ -27,13 +27,13 @@ from typing import Any, NamedTuple, TextIO
 
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence, Finding
-from stages.s09_calibration.agreement import trust
-from stages.s09_calibration.correction import Tally, corrected, pass_rate
-from stages.s09_calibration.estimates import Estimate, heading
-from stages.s09_calibration.estimates import lines as rate_lines
-from stages.s09_calibration.measures import length_confound
 from stages.s09_calibration.report import interval, number
-from stages.s09_calibration.stats import kappa_from_table
+from stages.s10_agreement.agreement import trust
+from stages.s10_agreement.correlation import length_confound
+from stages.s10_agreement.kappa import kappa_from_table
+from stages.s11_correction.correction import Tally, corrected, pass_rate
+from stages.s11_correction.estimates import Estimate, heading
+from stages.s11_correction.estimates import lines as rate_lines
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import Columns, rows_of
 

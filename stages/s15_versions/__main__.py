@@ -28,9 +28,9 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.correction import corrected, made, pass_rate
-from stages.s09_calibration.estimates import heading, lines
-from stages.s09_calibration.simulation import LESSON_SEED, World, covers, simulate
+from stages.s11_correction.correction import corrected, made
+from stages.s11_correction.report import lesson_json, lesson_lines
+from stages.s11_correction.simulation import lesson
 from stages.s15_versions.corrected import LabelColumns, correct, read_labels, render, verdicts
 from stages.s15_versions.corrected_change import DEMO_LABELS, compared
 from stages.s15_versions.versions import demo_runs
@@ -141,24 +141,11 @@ def run_correct(args: argparse.Namespace) -> int:
 
 
 def simulated(as_json: bool) -> int:
-    """The lesson's simulated world: exit 0 when the judge alone misses the truth and both
+    """Stage 11's simulated world: exit 0 when the judge alone misses the truth and both
     corrections contain it."""
-    world = World()
-    estimates = pass_rate(simulate(world, LESSON_SEED))
-    told = not covers(estimates[0], world.rate) and all(
-        covers(e, world.rate) for e in estimates[2:]
-    )
-    if as_json:
-        print(json.dumps({"truth": world.rate, "estimates": [vars(e) for e in estimates]}))
-        return 0 if told else 1
-    print(
-        f"a simulated world (seed {LESSON_SEED}): {world.cases} cases, {world.labelled} labelled "
-        f"by people; the judge's TPR {world.tpr}, TNR {world.tnr}; the true pass rate {world.rate}"
-    )
-    print("\n".join([heading("pass rate"), *lines(estimates)]))
-    verdict = "the judge alone misses the truth; both corrections contain it"
-    print(verdict if told else "NOT TOLD APART: " + verdict.replace(";", " or"))
-    return 0 if told else 1
+    shown = lesson()
+    print(json.dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
+    return 0 if shown.told else 1
 
 
 if __name__ == "__main__":

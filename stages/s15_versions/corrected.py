@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
-from stages.s09_calibration.correction import Tally, made, pass_rate, tally
-from stages.s09_calibration.estimates import Estimate, heading, lines, mean_score
+from stages.s11_correction.correction import Tally, made, pass_rate, tally
+from stages.s11_correction.estimates import Estimate, heading, lines, mean_score
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import rows_of
 from stages.s15_versions.versions import score

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from stages.s01_model.cli import FIXTURES
-from stages.s09_calibration.correction import SEED, Tally, pass_rate, replicates
-from stages.s09_calibration.estimates import Estimate, bounded, not_evaluated, z_value
 from stages.s09_calibration.stats import RESAMPLES, percentile_interval
+from stages.s11_correction.correction import SEED, Tally, pass_rate, replicates
+from stages.s11_correction.estimates import Estimate, bounded, not_evaluated, z_value
 from stages.s15_versions.corrected import correct, verdicts
 from stages.s15_versions.versions import Comparison, compare, pairs
 

@@ -31,11 +31,11 @@ from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import resolve
 from stages.s09_calibration import stats
-from stages.s09_calibration.estimates import Estimate, heading
-from stages.s09_calibration.estimates import lines as estimate_lines
 from stages.s09_calibration.measures import Interval, Measure, said
 from stages.s09_calibration.report import interval
 from stages.s09_calibration.stats import bootstrap_ci, excludes_zero, intercept, intercept_ci
+from stages.s11_correction.estimates import Estimate, heading
+from stages.s11_correction.estimates import lines as estimate_lines
 
 SEED = 11
 VERSIONS_CASES = FIXTURES / "versions_cases.json"

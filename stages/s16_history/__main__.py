@@ -31,8 +31,10 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.report import writable
 from stages.s08_eval.specs import JudgeChoice
-from stages.s09_calibration import __main__ as s09
-from stages.s09_calibration.gate import GATE_FILE, Rule, load_gate
+from stages.s09_calibration.commands import REPLIES
+from stages.s09_calibration.structured import Reply
+from stages.s10_agreement.commands import emit_gate
+from stages.s10_agreement.gate import GATE_FILE, Rule, load_gate
 from stages.s12_real_judge.__main__ import measure_gate
 from stages.s12_real_judge.judges import SPECS, add_options, positive, settle
 from stages.s16_history import history
@@ -76,7 +78,7 @@ def add_commands(commands: Any) -> None:
         command = commands.add_parser(name, help=about)
         command.add_argument("--history", type=Path, required=True, help="the history (JSONL)")
         command.add_argument("--judge", default="biased", help=SPECS)
-        command.add_argument("--reply", choices=s09.REPLIES, default="bare", help="reply form")
+        command.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
         add_options(command)
     gate = commands.choices["gate"]
     gate.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
@@ -109,7 +111,7 @@ def run_gate(args: argparse.Namespace) -> int:
     writable(args.history, "--history")
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
         chosen, run, down = measure_gate(args, stack)
-        status = s09.emit_gate(args, limits, run, down)
+        status = emit_gate(run, limits, args.config, Reply(args.reply), down)
         now = history.entry("gate", chosen, args.reply, run)
         rules = history_rules(records, now, limits)
         if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts

@@ -25,17 +25,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_jsonl
 from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.specs import JudgeChoice
-from stages.s09_calibration.calibrate import SEED, Run
 from stages.s09_calibration.calibration import CALIBRATION_FILE
 from stages.s09_calibration.rubrics import Rubric, prompt
-from stages.s09_calibration.stats import RESAMPLES, cohen_kappa, percentile_interval
 from stages.s09_calibration.twins import TWINS_FILE
+from stages.s10_agreement.kappa import kappa_interval
+from stages.s10_agreement.people import AgreedRun
 from stages.s12_real_judge import prompts
 
 COMMANDS = ("calibrate", "gate")
@@ -70,27 +68,7 @@ def calibration_set() -> str:
     return digest(*(path.read_text(encoding="utf-8") for path in (CALIBRATION_FILE, TWINS_FILE)))
 
 
-def kappa_interval(
-    people: list[bool], judge: list[bool], seed: int = SEED, resamples: int = RESAMPLES
-) -> tuple[float, float] | None:
-    """A percentile bootstrap interval for kappa, the cases resampled with replacement.
-
-    A resample in which either side used one label only has no kappa and is left out; when
-    more than half are left out the interval is not defined (None): the cases are too few,
-    or too alike, to say how far kappa could move.
-    """
-    if not people:
-        return None
-    rng, n = np.random.default_rng(seed), len(people)
-    drawn = [rng.integers(0, n, n) for _ in range(resamples)]
-    kappas = [cohen_kappa([people[i] for i in d], [judge[i] for i in d]).kappa for d in drawn]
-    defined = [k for k in kappas if k is not None]
-    if len(defined) < resamples / 2:
-        return None
-    return percentile_interval(defined)
-
-
-def figures(run: Run) -> dict[str, Any]:
+def figures(run: AgreedRun) -> dict[str, Any]:
     """The figures of one calibration run, as the history keeps them."""
     scored = [(person, score) for (_, score), person in zip(
         run.series.original, run.series.human_pass, strict=True
@@ -112,7 +90,7 @@ def figures(run: Run) -> dict[str, Any]:
     }
 
 
-def entry(command: str, choice: JudgeChoice, reply: str, run: Run) -> dict[str, Any]:
+def entry(command: str, choice: JudgeChoice, reply: str, run: AgreedRun) -> dict[str, Any]:
     """The record of one run; `when` is now, to the second, in UTC."""
     now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
     return {

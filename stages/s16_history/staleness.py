@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from stages.s09_calibration.gate import Rule, Thresholds
 from stages.s09_calibration.report import interval
+from stages.s10_agreement.gate import Rule, Thresholds
 from stages.s16_history.history import baseline, calibrations
 
 SAME, KAPPA, SHIFT, FLIPS = "same judge as calibrated", "kappa held", "verbosity held", "flips"

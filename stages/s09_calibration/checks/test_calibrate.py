@@ -1,5 +1,6 @@
 """What calibration finds: each detector on the judge that has the flaw, and on one that has not."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,14 @@ from fakes.judges import (
     SteadyJudge,
 )
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.calibrate import MEASURES, calibrate
-from stages.s09_calibration.calibration import GATE, load_calibration
+from stages.s09_calibration.calibrate import calibrate
+from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
 CASES = load_calibration()
 TWINS = load_twins(CASES)
+MEASURES = ("verbosity", "concise", "pairwise", "self_preference")
 
 
 @pytest.fixture(scope="module")
@@ -87,39 +89,6 @@ def test_length_bias_is_not_mistaken_for_self_preference(measured):
 
 
 @pytest.mark.failure_mode
-def test_a_correlation_with_length_is_found_in_the_steady_judge_and_not_in_the_biased(measured):
-    # the lesson: the steady judge shows a confound here, longer answers scoring lower,
-    # because this set's long answers are its wordy wrong ones
-    steady = measured["steady"].length_confound
-    assert steady.state == "found" and steady.verdict == "longer answers score lower"
-    assert steady.ci is not None and steady.ci[1] < 0 and steady.spearman is not None
-    lesson = " ".join((STAGE / "README.md").read_text(encoding="utf-8").split())
-    assert "The steady judge shows one here — longer answers score lower" in lesson
-    # and the judge that does pay for length shows none: a correlation is no test of a bias
-    biased = measured["biased"].length_confound
-    assert (biased.state, biased.verdict) == ("not_found", "the score does not follow the length")
-    assert biased.ci is not None and biased.ci[0] < 0 < biased.ci[1]
-
-
-def test_kappa_separates_the_steady_judge_from_the_biased_one(measured):
-    assert measured["steady"].calibration.trustworthy is True
-    assert measured["biased"].calibration.trustworthy is False
-    queue = measured["biased"].calibration.queue
-    assert len(queue) == measured["biased"].calibration.disagreements > 0
-    assert {"question", "answer", "human_score", "judge_score", "reason"} <= set(queue[0].to_json())
-    # each entry says which way the judge erred, read here from its score and the person's label
-    ways = {
-        (True, False): "the judge passes what a person failed",
-        (False, True): "the judge fails what a person passed",
-    }
-    for entry in queue:
-        judged, person = entry.judge_score >= GATE, entry.case.human_pass
-        assert entry.disagreement == ways[(judged, person)], entry.case.id
-    # the biased judge over-passes: its queue holds passes people failed, and no other kind
-    assert {entry.disagreement for entry in queue} == {"the judge passes what a person failed"}
-
-
-@pytest.mark.failure_mode
 def test_averaging_repeats_narrows_what_noise_alone_produces():
     def width(repeats):
         run = calibrate(CountingJudge(NoisyJudge(seed=2), "noisy"), CASES, TWINS, repeats=repeats)
@@ -135,7 +104,7 @@ def test_averaging_repeats_narrows_what_noise_alone_produces():
 @pytest.mark.parametrize("judge", [ProseJudge(), SilentJudge(), RateLimitedJudge()])
 def test_a_judge_with_no_usable_reply_leaves_every_measure_not_evaluated(judge):
     run = calibrate(CountingJudge(judge, "useless"), CASES, TWINS)
-    assert run.not_evaluated() == list(MEASURES)
+    assert run.not_evaluated() == list(MEASURES) == list(run.measures())
     # 48 answers and 96 twins scored 3 times each, and 24 pairs compared in both orders
     assert run.unscored.count == 3 * 3 * len(CASES) + 2 * 24 == run.judge.calls
     for name in MEASURES:
@@ -144,7 +113,6 @@ def test_a_judge_with_no_usable_reply_leaves_every_measure_not_evaluated(judge):
     assert run.verbosity.outcome.reason == (
         "too little usable data: 0 usable of 48, 48 unscored (needs at least 2 and 50%)"
     )
-    assert run.calibration.trustworthy is None  # neither trustworthy nor not
 
 
 class ComparesInProse(SteadyJudge):
@@ -186,4 +154,7 @@ def test_the_command_prints_judge_and_control_side_by_side(cli, tmp_path):
     result = cli("stages.s09_calibration", "report", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert "judge: biased" in result.stdout and "control: steady" in result.stdout
-    assert out.with_suffix(".review.jsonl").read_text().count("\n") > 0
+    report = json.loads(out.read_text())
+    assert report["judge"]["name"] == "biased" and report["control"]["judge"]["name"] == "steady"
+    # what people's labels add comes later: this report holds the twins' measures only
+    assert {"calibration", "length_confound", "rubric_change"}.isdisjoint(report)

@@ -7,7 +7,8 @@ import pytest
 
 from fakes.padder import concise, padded
 from stages.s01_model.errors import CourseInputError
-from stages.s09_calibration.calibration import CALIBRATION_FILE, GATE, CalCase, load_calibration
+from stages.s08_eval.levels import PASS_MARK
+from stages.s09_calibration.calibration import CALIBRATION_FILE, CalCase, load_calibration
 from stages.s09_calibration.twins import (
     TWINS_FILE,
     added_facts,
@@ -66,7 +67,7 @@ def test_a_label_that_disagrees_with_the_gate_is_refused(tmp_path):
     with pytest.raises(CourseInputError) as raised:
         load_calibration(path)
     assert str(raised.value).startswith(f"{path}: case 'q01-bullets': human_score")
-    assert str(raised.value).endswith(f"disagree at the gate of {GATE}")
+    assert str(raised.value).endswith(f"disagree at the gate of {PASS_MARK}")
 
 
 def test_the_committed_twins_are_the_padder_s_output():

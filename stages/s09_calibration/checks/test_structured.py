@@ -58,9 +58,9 @@ def test_a_judge_replying_in_json_read_as_bare_numbers_is_all_unscored_and_count
     assert unusable.reasons == {"unparseable reply": unusable.count}
     assert unusable.example is not None
     assert json.loads(unusable.example)["score"] in range(11)  # the JSON, kept as given
-    assert as_bare.calibration.scored == 0 and as_bare.verbosity.n == 0
-    assert as_bare.verbosity.state == as_bare.calibration.state == "not_evaluated"
-    assert as_json.unscored.count == 0 and as_json.calibration.scored == 4
+    assert as_bare.verbosity.n == 0 and as_bare.verbosity.state == "not_evaluated"
+    assert as_bare.scores == dict.fromkeys(as_bare.scores)  # no answer has a score
+    assert as_json.unscored.count == 0 and None not in as_json.scores.values()
 
 
 @pytest.mark.failure_mode

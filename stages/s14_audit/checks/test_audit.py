@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence
-from stages.s09_calibration.measures import length_confound
+from stages.s10_agreement.correlation import length_confound
 from stages.s14_audit.__main__ import DEMO
 from stages.s14_audit.audit import Outputs, audit, summary, written_on_success
 from stages.s14_audit.rows import Columns

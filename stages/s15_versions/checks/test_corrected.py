@@ -14,9 +14,9 @@ from stages.s01_model.cli import FIXTURES
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import resolve
-from stages.s09_calibration.correction import Tally, pass_rate
-from stages.s09_calibration.estimates import lines
-from stages.s09_calibration.simulation import LESSON_SEED, World, simulate
+from stages.s11_correction.correction import Tally, pass_rate
+from stages.s11_correction.estimates import lines
+from stages.s11_correction.simulation import LESSON_SEED, World, simulate
 from stages.s15_versions.corrected import LabelColumns, correct, read_labels, verdicts
 from stages.s15_versions.corrected_change import differences
 

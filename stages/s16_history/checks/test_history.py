@@ -5,13 +5,11 @@ even a biased one, since the history measures change, not quality."""
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
-from scipy import stats
 
 from fakes.judges import SteadyJudge, VersionedJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s09_calibration.gate import Thresholds, load_gate
+from stages.s10_agreement.gate import Thresholds, load_gate
 from stages.s16_history import history
 from stages.s16_history.staleness import (
     changes,
@@ -146,43 +144,6 @@ def test_each_history_rule_holds_fails_or_is_not_evaluated_and_never_passes_on_n
     assert [rule.passed for rule in nothing] == [False] * len(nothing)
     assert all(rule.value.startswith("not evaluated (") for rule in nothing)
     assert nothing[4].value == "not evaluated (threshold not recorded in the baseline)"
-
-
-def test_the_kappa_interval_agrees_with_scipys_bootstrap():
-    rng = np.random.default_rng(5)
-    people = [bool(x) for x in rng.integers(0, 2, 40)]
-    judge = [p if rng.random() < 0.8 else not p for p in people]
-    ours = history.kappa_interval(people, judge)
-
-    def kappa(index):
-        p, j = np.asarray(people)[index], np.asarray(judge)[index]
-        observed = np.mean(p == j)
-        chance = np.mean(p) * np.mean(j) + np.mean(~p) * np.mean(~j)
-        return (observed - chance) / (1 - chance)
-
-    theirs = stats.bootstrap(
-        (np.arange(40),), kappa, method="percentile", n_resamples=2000, random_state=1
-    ).confidence_interval
-    # two seeded bootstraps of the same statistic: the ends agree to resampling noise
-    assert ours is not None
-    assert ours[0] == pytest.approx(theirs.low, abs=0.06)
-    assert ours[1] == pytest.approx(theirs.high, abs=0.06)
-
-
-def test_the_kappa_bootstrap_can_draw_every_case():
-    # people and judge agree on every case but one: a resample that draws that case has a
-    # kappa below 1, so the interval reaches below 1 only if the case can be drawn
-    people = [True] * 20 + [False] * 20
-    for odd in (0, 39):  # the first case and the last
-        judge = [not p if i == odd else p for i, p in enumerate(people)]
-        ci = history.kappa_interval(people, judge)
-        assert ci is not None and ci[0] < 1 and ci[1] == 1, odd
-
-
-def test_one_label_on_both_sides_has_no_kappa_interval():
-    # kappa is undefined when judge and people each used one label only: chance agreement is 1
-    assert history.kappa_interval([True] * 10, [True] * 10) is None
-    assert history.kappa_interval([], []) is None
 
 
 def test_a_setting_added_or_dropped_is_named_and_so_is_a_new_calibration_set():

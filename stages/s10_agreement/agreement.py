@@ -1,8 +1,7 @@
 """Agreement with people: Cohen's kappa against the human pass/fail at the gate.
 
 Found (NOT trustworthy) below 0.6; the answers judge and people disagree on become a review
-queue, each with the judge's own reason when it gave one. Beside it, the set's pass rate as
-the judge gives it, as people give it, and corrected for the judge's errors (correction.py).
+queue, each with the judge's own reason when it gave one.
 """
 
 from __future__ import annotations
@@ -11,11 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Evidence, decide
-from stages.s09_calibration.calibration import GATE, CalCase
-from stages.s09_calibration.correction import pass_rate, tally
-from stages.s09_calibration.estimates import Estimate
+from stages.s08_eval.levels import PASS_MARK
+from stages.s09_calibration.calibration import CalCase
 from stages.s09_calibration.measures import Measure, Scores, said
-from stages.s09_calibration.stats import TRUSTWORTHY, Agreement, cohen_kappa
+from stages.s10_agreement.kappa import TRUSTWORTHY, Agreement, cohen_kappa
 
 UNDEFINED_KAPPA = "kappa is undefined: the judge and the people each used one label only"
 
@@ -67,13 +65,12 @@ class HumanAgreement(Trust):
     disagreements: int
     scored: int  # answers the judge scored
     queue: tuple[Disagreement, ...]
-    pass_rate: tuple[Estimate, ...]  # judge only, people only, and the two corrections
 
 
 def agreement(cases: list[CalCase], scores: Scores, reasons: dict[str, str]) -> HumanAgreement:
     """Kappa against the human pass/fail, and the disagreements for a person to review."""
     scored = [(case, score) for case in cases if (score := scores[case.id]) is not None]
-    judge_pass = [score >= GATE for _, score in scored]
+    judge_pass = [score >= PASS_MARK for _, score in scored]
     read = trust(
         cohen_kappa([case.human_pass for case, _ in scored], judge_pass),
         Evidence(len(scored), len(cases)),
@@ -83,8 +80,4 @@ def agreement(cases: list[CalCase], scores: Scores, reasons: dict[str, str]) -> 
         for (c, score), passed in zip(scored, judge_pass, strict=True)
         if passed != c.human_pass
     )
-    people = [case.human_pass for case, _ in scored]
-    rates = tuple(pass_rate(tally(judge_pass, people)))
-    return HumanAgreement(
-        **vars(read), disagreements=len(queue), scored=len(scored), queue=queue, pass_rate=rates
-    )
+    return HumanAgreement(**vars(read), disagreements=len(queue), scored=len(scored), queue=queue)

@@ -35,14 +35,14 @@ from typing import Any
 import numpy as np
 
 from stages.s08_eval.findings import Finding
-from stages.s09_calibration.estimates import (
+from stages.s09_calibration.stats import LEVEL, RESAMPLES, percentile_interval
+from stages.s11_correction.estimates import (
     Estimate,
     Moments,
     not_evaluated,
     prediction_powered,
     wilson,
 )
-from stages.s09_calibration.stats import LEVEL, RESAMPLES, percentile_interval
 
 SEED = 16
 

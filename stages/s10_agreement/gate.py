@@ -14,8 +14,8 @@ from typing import get_type_hints
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
 from stages.s08_eval.findings import Finding
-from stages.s09_calibration.agreement import Trust
 from stages.s09_calibration.measures import TwinShift
+from stages.s10_agreement.agreement import Trust
 
 GATE_FILE = Path(__file__).resolve().parent / "gate.toml"
 SHIFT, FLIPS, KAPPA = "verbosity interval excludes zero", "flip rate", "kappa against people"

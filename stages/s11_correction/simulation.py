@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from stages.s09_calibration.correction import Tally, pass_rate
-from stages.s09_calibration.estimates import Estimate
+from stages.s11_correction.correction import Tally, pass_rate
+from stages.s11_correction.estimates import Estimate
 
 LESSON_SEED = 10  # the draw the lesson shows; any other seed differs in the digits
 
@@ -59,3 +59,20 @@ def coverage(world: World, seeds: range, resamples: int = 2000) -> dict[str, flo
         for estimate in pass_rate(simulate(world, seed), seed, resamples):
             hits[estimate.method] = hits.get(estimate.method, 0) + covers(estimate, world.rate)
     return {method: count / len(seeds) for method, count in hits.items()}
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The world the lesson shows, its four estimates, and whether they are told apart."""
+
+    world: World
+    estimates: list[Estimate]
+    told: bool  # the judge alone misses the truth, and both corrections contain it
+
+
+def lesson(world: World | None = None, seed: int = LESSON_SEED) -> Lesson:
+    world = World() if world is None else world
+    estimates = pass_rate(simulate(world, seed))
+    corrections = estimates[2:]
+    told = not covers(estimates[0], world.rate) and all(covers(e, world.rate) for e in corrections)
+    return Lesson(world, estimates, told)

@@ -10,7 +10,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from stages.s09_calibration.correction import (
+from stages.s11_correction.correction import (
     Tally,
     corrected,
     judge_only,
@@ -18,7 +18,7 @@ from stages.s09_calibration.correction import (
     rogan_gladen,
     tally,
 )
-from stages.s09_calibration.estimates import (
+from stages.s11_correction.estimates import (
     RATE,
     Estimate,
     Moments,
@@ -28,7 +28,7 @@ from stages.s09_calibration.estimates import (
     prediction_powered,
     wilson,
 )
-from stages.s09_calibration.simulation import World, coverage, covers, simulate
+from stages.s11_correction.simulation import World, coverage, covers, simulate
 
 
 @pytest.fixture(scope="module")
@@ -262,6 +262,7 @@ def test_every_interval_holds_its_estimate_and_stays_within_zero_and_one(t):
         assert 0 <= low <= estimate.value <= high <= 1, estimate
 
 
+@pytest.mark.failure_mode
 def test_no_labels_one_class_or_a_chance_judge_is_never_a_number():
     none = Tally(((0, 0), (0, 0)), 30, 40)
     only, people, rg, ppi = pass_rate(none)
@@ -307,6 +308,7 @@ def test_a_correction_too_shaky_to_resample_is_not_evaluated():
     assert "resamples the labels had one class only" in found.reason
 
 
+@pytest.mark.failure_mode
 def test_the_bootstrap_resamples_the_unlabelled_cases_too():
     # a judge that is perfect on the labels: all the uncertainty is in the unlabelled rate
     t = Tally(((50, 0), (0, 50)), 500, 1000)
@@ -341,6 +343,7 @@ def test_the_simulated_world_is_the_lesson_s_shape():
     assert ppi.ci and people.ci and ppi.ci[1] - ppi.ci[0] < people.ci[1] - people.ci[0]
 
 
+@pytest.mark.failure_mode
 def test_over_many_seeds_the_corrected_intervals_cover_the_truth_near_95_percent():
     found = coverage(World(), range(200), resamples=500)
     assert found["judge only"] < 0.05

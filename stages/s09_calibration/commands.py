@@ -1,0 +1,74 @@
+"""The report command's parts: its options, its sub-command parsing, and writing what it made.
+
+This stage's command uses them, and so do the later stages whose reports extend this one;
+each takes values (a path, a flag, the report's JSON and text), never parsed arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from stages.s01_model.cli import short
+from stages.s08_eval.report import first_reason, write_text
+from stages.s09_calibration.calibrate import REPEATS
+from stages.s09_calibration.structured import Reply
+
+REPLIES = [str(reply) for reply in Reply]
+Commands = dict[str, argparse.ArgumentParser]
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a count of scorings, 1 or more (0 scorings measure nothing)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: each text must be scored at least once")
+    return value
+
+
+def add_report(commands: Any, name: str, specs: str, out: Path) -> argparse.ArgumentParser:
+    """The report command and its options, under `name`."""
+    report: argparse.ArgumentParser = commands.add_parser(name, help="the calibration report")
+    report.add_argument("--judge", default="biased", help=specs)
+    report.add_argument("--json", action="store_true", help="print one JSON object")
+    report.add_argument("--repeats", type=at_least_one, default=REPEATS, help="scorings per text")
+    report.add_argument("--out", type=Path, default=out, help="where to write it")
+    report.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
+    report.add_argument("--plots", type=Path, help="write PNG plots to this folder")
+    return report
+
+
+def parse(
+    found: argparse.ArgumentParser, commands: Commands, argv: list[str]
+) -> argparse.Namespace:
+    """The arguments; no command means the first. A mistyped option is reported by the
+    command it was given to, with that command's usage."""
+    args, unknown = found.parse_known_args(argv or [next(iter(commands))])
+    if unknown:
+        commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def emit(result: dict[str, Any], text: list[str], as_json: bool, out: Path) -> None:
+    """Print the report (its JSON or its text) and write its JSON to `out`."""
+    print(json.dumps(result, sort_keys=True) if as_json else "\n".join(text))
+    write_text(out, json.dumps(result, indent=2, sort_keys=True) + "\n")
+
+
+def written(paths: list[Path], what: str) -> None:
+    for path in paths:
+        print(f"{what} written to {short(path)}", file=sys.stderr)
+
+
+def status(not_successful: list[str]) -> int:
+    """1, with the first reason on stderr, when the report is not successful; else 0."""
+    if not not_successful:
+        return 0
+    print(f"error: run is not successful: {first_reason(not_successful)}", file=sys.stderr)
+    return 1

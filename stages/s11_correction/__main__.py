@@ -1,0 +1,67 @@
+"""Stage 11: the corrected number. The full calibration report, with the set's pass rate four
+ways, and the simulated world where the true rate is known.
+
+    python -m stages.s11_correction report  [stage 10's report options]
+    python -m stages.s11_correction correct [--json]
+
+Without a command, `report` runs: stage 10's report, with the pass rate as the judge gives
+it, as people give it, and corrected (Rogan-Gladen and PPI++) under each side's agreement.
+`correct` draws the lesson's simulated world and shows the four estimates against the truth.
+
+Exit status: as stage 10's report; for `correct`, 0 when the judge alone misses the truth and
+both corrections contain it, 1 when they are not told apart; 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from stages.s01_model.cli import ROOT, run_cli
+from stages.s08_eval.specs import resolve
+from stages.s09_calibration.commands import parse
+from stages.s09_calibration.structured import Reply
+from stages.s10_agreement.commands import (
+    add_commands,
+    emit_report,
+    measure_report,
+    outputs,
+)
+from stages.s11_correction.corrected_run import calibrate_and_correct
+from stages.s11_correction.report import lesson_json, lesson_lines, render
+from stages.s11_correction.simulation import lesson
+
+REPORT_FILE = ROOT / "reports" / "s11_correction.json"
+SPECS = "biased (default), steady, module.path:attribute"
+
+
+def main() -> int:
+    found = argparse.ArgumentParser(
+        prog="python -m stages.s11_correction", description="The corrected pass rate."
+    )
+    sub = found.add_subparsers(dest="command", required=True)
+    commands = add_commands(sub, SPECS, REPORT_FILE, gate=False)
+    correct = sub.add_parser("correct", help="the simulated world: four estimates, one truth")
+    correct.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parse(found, {**commands, "correct": correct}, sys.argv[1:])
+    if args.command == "correct":
+        return simulated(args.json)
+    chosen, reply = resolve(args.judge), Reply(args.reply)
+    files = outputs(args.out, args.plots)
+    report = measure_report(
+        chosen, resolve("steady"), args.repeats, reply, calibrate=calibrate_and_correct
+    )
+    return emit_report(report, render(report), args.json, files, args.write_rubric_record)
+
+
+def simulated(as_json: bool) -> int:
+    """The lesson's simulated world: exit 0 when the judge alone misses the truth and both
+    corrections contain it."""
+    shown = lesson()
+    print(json.dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
+    return 0 if shown.told else 1
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))
