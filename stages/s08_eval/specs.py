@@ -20,6 +20,8 @@ from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import Judge
 
+SPECS = "biased (default), steady, module.path:attribute"  # what --judge takes, for its help
+
 BUILT_IN = {"biased": BiasedJudge, "steady": SteadyJudge}
 METHODS = ("score", "compare")
 

@@ -17,18 +17,17 @@ import argparse
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli, short
+from stages.s08_eval.commands import emit, folder, status, writable
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.report import folder, writable
-from stages.s08_eval.specs import JudgeChoice, resolve
+from stages.s08_eval.specs import SPECS, JudgeChoice, resolve
 from stages.s09_calibration.calibrate import SEED, calibrate
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.commands import add_report, emit, parse, status, written
+from stages.s09_calibration.commands import add_report, parse, written
 from stages.s09_calibration.report import Report, Side, render, to_json
 from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import load_twins
 
 REPORT_FILE = ROOT / "reports" / "s09_calibration.json"
-SPECS = "biased (default), steady, module.path:attribute"
 
 
 def main() -> int:
@@ -41,7 +40,7 @@ def main() -> int:
     chosen = resolve(args.judge)
     out, plots = writable(args.out, "--out"), folder(args.plots, "--plots")
     measured = measure_report(chosen, resolve("steady"), args.repeats, Reply(args.reply))
-    emit(to_json(measured), render(measured), args.json, out)
+    emit(to_json(measured), "\n".join(render(measured)), args.json, out)
     if plots is not None:
         from stages.s09_calibration.plots import draw  # matplotlib loads only when asked
 

@@ -1,4 +1,4 @@
-"""The report command's parts: its options, its sub-command parsing, and writing what it made.
+"""The report command's parts: its options, its sub-command parsing, the files it wrote.
 
 This stage's command uses them, and so do the later stages whose reports extend this one;
 each takes values (a path, a flag, the report's JSON and text), never parsed arguments.
@@ -7,13 +7,11 @@ each takes values (a path, a flag, the report's JSON and text), never parsed arg
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import short
-from stages.s08_eval.report import first_reason, write_text
 from stages.s09_calibration.calibrate import REPEATS
 from stages.s09_calibration.structured import Reply
 
@@ -55,20 +53,6 @@ def parse(
     return args
 
 
-def emit(result: dict[str, Any], text: list[str], as_json: bool, out: Path) -> None:
-    """Print the report (its JSON or its text) and write its JSON to `out`."""
-    print(json.dumps(result, sort_keys=True) if as_json else "\n".join(text))
-    write_text(out, json.dumps(result, indent=2, sort_keys=True) + "\n")
-
-
 def written(paths: list[Path], what: str) -> None:
     for path in paths:
         print(f"{what} written to {short(path)}", file=sys.stderr)
-
-
-def status(not_successful: list[str]) -> int:
-    """1, with the first reason on stderr, when the report is not successful; else 0."""
-    if not not_successful:
-        return 0
-    print(f"error: run is not successful: {first_reason(not_successful)}", file=sys.stderr)
-    return 1

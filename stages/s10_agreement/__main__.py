@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli
-from stages.s08_eval.specs import resolve
+from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
 from stages.s09_calibration.structured import Reply
 from stages.s10_agreement.commands import (
@@ -34,7 +34,6 @@ from stages.s10_agreement.gate import load_gate
 from stages.s10_agreement.report import render
 
 REPORT_FILE = ROOT / "reports" / "s10_agreement.json"
-SPECS = "biased (default), steady, module.path:attribute"
 
 
 def main() -> int:

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import short
+from stages.s08_eval.commands import emit, folder, status, writable, write_text
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.report import folder, writable, write_text
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibrate import SEED
 from stages.s09_calibration.calibration import CalCase, load_calibration
-from stages.s09_calibration.commands import REPLIES, Commands, add_report, emit, status, written
+from stages.s09_calibration.commands import REPLIES, Commands, add_report, written
 from stages.s09_calibration.report import Side, unscored_line
 from stages.s09_calibration.rubrics import Rubric
 from stages.s09_calibration.structured import Reply
@@ -91,7 +91,7 @@ def emit_report(
     `rubric_record`: also write the rubric change where the lesson quotes it from."""
     out, queue, plots = files
     result = to_json(report)
-    emit(result, text, as_json, out)
+    emit(result, "\n".join(text), as_json, out)
     if rubric_record:
         write_text(RUBRIC_RECORD, json.dumps(result["rubric_change"], indent=2) + "\n")
     write_text(queue, "".join(json.dumps(row) + "\n" for row in result["calibration"]["queue"]))

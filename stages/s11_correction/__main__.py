@@ -19,7 +19,7 @@ import json
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli
-from stages.s08_eval.specs import resolve
+from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
 from stages.s09_calibration.structured import Reply
 from stages.s10_agreement.commands import (
@@ -33,7 +33,6 @@ from stages.s11_correction.report import lesson_json, lesson_lines, render
 from stages.s11_correction.simulation import lesson
 
 REPORT_FILE = ROOT / "reports" / "s11_correction.json"
-SPECS = "biased (default), steady, module.path:attribute"
 
 
 def main() -> int:

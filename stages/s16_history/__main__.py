@@ -28,15 +28,16 @@ from typing import Any
 
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.commands import writable
 from stages.s08_eval.findings import Finding
-from stages.s08_eval.report import writable
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import REPLIES
 from stages.s09_calibration.structured import Reply
 from stages.s10_agreement.commands import emit_gate
 from stages.s10_agreement.gate import GATE_FILE, Rule, load_gate
-from stages.s12_real_judge.__main__ import measure_gate
-from stages.s12_real_judge.judges import SPECS, add_options, positive, settle
+from stages.s12_real_judge import commands
+from stages.s12_real_judge.judges import positive, settle
+from stages.s13_local_model.judges import SPECS, WIRE, add_options
 from stages.s16_history import history
 from stages.s16_history.canary import (
     THRESHOLD,
@@ -93,7 +94,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     records = history.load(args.history)  # read before any call is made
     writable(args.history, "--history")
     with ExitStack() as stack:
-        chosen, run, down = measure_gate(args, stack)
+        chosen, run, down = commands.measure_gate(args, stack, WIRE)
     new = history.with_threshold(history.entry("calibrate", chosen, args.reply, run), records)
     print("\n".join(table([new])[1:]))
     missing = [name for name in NEEDED if new["figures"][name] is None]
@@ -110,7 +111,7 @@ def run_gate(args: argparse.Namespace) -> int:
     limits, records = load_gate(args.config), history.load(args.history)
     writable(args.history, "--history")
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
-        chosen, run, down = measure_gate(args, stack)
+        chosen, run, down = commands.measure_gate(args, stack, WIRE)
         status = emit_gate(run, limits, args.config, Reply(args.reply), down)
         now = history.entry("gate", chosen, args.reply, run)
         rules = history_rules(records, now, limits)

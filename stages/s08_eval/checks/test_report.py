@@ -8,20 +8,12 @@ import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.commands import writable, write, write_text
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.length import load_length_pairs
 from stages.s08_eval.position import load_position_pairs
 from stages.s08_eval.render import calls, render
-from stages.s08_eval.report import (
-    build,
-    evaluated_anything,
-    failures,
-    first_reason,
-    level_counts,
-    writable,
-    write,
-    write_text,
-)
+from stages.s08_eval.report import build, evaluated_anything, failures, first_reason, level_counts
 from stages.s08_eval.sampling import sampling_state
 from stages.s08_eval.survey import survey
 

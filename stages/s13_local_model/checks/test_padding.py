@@ -9,8 +9,8 @@ from fakes.chat_server import ChatServer, Reply
 from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.twins import added_facts
 from stages.s12_real_judge.client import OpenAIJudge
-from stages.s12_real_judge.padding import SAMPLE, pad, problems, review, summary
 from stages.s12_real_judge.settings import Settings
+from stages.s13_local_model.padding import SAMPLE, pad, problems, review, summary
 
 
 def padder(request):
@@ -55,4 +55,4 @@ def test_a_twin_that_changes_the_answer_is_rejected_whatever_it_adds():
 
 @pytest.mark.failure_mode
 def test_pad_needs_a_model(cli, one_line_error):
-    one_line_error(cli("stages.s12_real_judge", "pad", "--judge", "steady"), "needs a model")
+    one_line_error(cli("stages.s13_local_model", "pad", "--judge", "steady"), "needs a model")

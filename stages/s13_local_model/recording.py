@@ -19,8 +19,8 @@ from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_text
 from stages.s12_real_judge.client import Messages, OpenAIJudge
-from stages.s12_real_judge.local import IDENTITY, MODEL_NAME
 from stages.s12_real_judge.settings import Settings
+from stages.s13_local_model.local import IDENTITY, MODEL_NAME
 
 RECORDING = FIXTURES / "local_judge.jsonl"
 RERECORD = "make local-judge"  # runs both reports with the model, recording their replies

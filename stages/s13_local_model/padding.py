@@ -32,7 +32,7 @@ Question: {question}
 
 Answer: {answer}"""
 PAD_TOKENS = 300  # room for two short paragraphs around the answer
-REVIEW_FILE = ROOT / "reports" / "s10_model_twins.jsonl"
+REVIEW_FILE = ROOT / "reports" / "s13_model_twins.jsonl"
 SAMPLE, SEED = 10, 10  # twins for a person to read, and the seed that picks them
 
 

@@ -10,11 +10,11 @@ import pytest
 
 from stages.s01_model.errors import CourseInputError
 from stages.s09_calibration.report import interval, number
-from stages.s12_real_judge import recording
-from stages.s12_real_judge.recording import load, save
+from stages.s13_local_model import recording
+from stages.s13_local_model.recording import load, save
 
 STAGE = Path(__file__).resolve().parents[1]
-COMMAND = "stages.s12_real_judge"
+COMMAND = "stages.s13_local_model"
 
 
 def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):

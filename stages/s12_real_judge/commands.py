@@ -1,0 +1,109 @@
+"""The commands on the wire: stage 8's report (`eval`), stage 11's report (`calibrate`) and
+stage 10's gate, each with its questions fetched ahead and its judge reached through a `Wire`.
+
+This stage's command and the later ones that bring judges of their own (a local model, a
+calibration history) use them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+
+from stages.s01_model.cli import ROOT, short
+from stages.s08_eval import commands as evaluation_command
+from stages.s08_eval.cases import load_cases, run_case
+from stages.s08_eval.commands import emit, status, writable
+from stages.s08_eval.judge import Judge
+from stages.s08_eval.render import render as render_evaluation
+from stages.s08_eval.report import evaluation, failures
+from stages.s08_eval.specs import JudgeChoice
+from stages.s09_calibration.commands import parse
+from stages.s09_calibration.structured import Reply
+from stages.s10_agreement import commands as calibration
+from stages.s10_agreement.gate import load_gate
+from stages.s10_agreement.people import AgreedRun
+from stages.s10_agreement.report import Report
+from stages.s11_correction.corrected_run import calibrate_and_correct
+from stages.s11_correction.report import render
+from stages.s12_real_judge.judges import WIRE, Wire, chosen_by, settle
+from stages.s12_real_judge.prefetch import ask_ahead
+
+EVAL_REPORT = ROOT / "reports" / "s12_eval.json"
+CALIBRATION_REPORT = ROOT / "reports" / "s12_calibration.json"
+
+
+def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REPORT) -> int:
+    """Stage 8's report: plan its questions, fetch them, then build it in order."""
+    parser = evaluation_command.parser(f"{prog} eval", wire.specs, out)
+    wire.options(parser)
+    args = parser.parse_args(argv)
+    out = writable(args.out, "--out")  # checked before any call is made
+    runs = [run_case(case) for case in load_cases(args.cases)]
+    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
+        chosen, control = chosen_by(args, stack, wire)
+        report = ask_ahead(
+            chosen.judge, lambda judge: evaluation(runs, replace(chosen, judge=judge), control)
+        )
+        report["judge"].update(settle(chosen))
+        report["control"].update(settle(control))
+        wire.keep(args, chosen)
+        report["not_successful"] = failures(report)
+        emit(report, render_evaluation(report), args.json, out)
+        print(f"report written to {short(out)}", file=sys.stderr)
+        return status(report["not_successful"])
+
+
+def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
+    """Stage 11's report (`calibrate`) or stage 10's gate, with the questions fetched ahead."""
+    parser = argparse.ArgumentParser(prog=prog, description="Calibrate a judge against people.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    commands = calibration.add_commands(sub, wire.specs, CALIBRATION_REPORT, name="calibrate")
+    for command in commands.values():
+        wire.options(command)
+    args = parse(parser, commands, argv)
+    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
+        if args.command == "gate":
+            limits = load_gate(args.config)  # read before any call is made
+            _, run, down = measure_gate(args, stack, wire)
+            return calibration.emit_gate(run, limits, args.config, Reply(args.reply), down)
+        files = calibration.outputs(args.out, args.plots)
+        return run_report(args, files, stack, wire)
+
+
+def measure_gate(
+    args: argparse.Namespace, stack: ExitStack, wire: Wire = WIRE
+) -> tuple[JudgeChoice, AgreedRun, str | None]:
+    """The judge the gate measures, its run, and why it stopped being asked (None if not)."""
+    chosen, _ = chosen_by(args, stack, wire)
+    reply = Reply(args.reply)
+    run = ask_ahead(
+        chosen.judge, lambda judge: calibration.measure_gate(replace(chosen, judge=judge), reply)
+    )
+    wire.keep(args, chosen)
+    return chosen, run, settle(chosen)["unavailable"]
+
+
+def run_report(
+    args: argparse.Namespace, files: tuple[Path, Path, Path | None], stack: ExitStack, wire: Wire
+) -> int:
+    chosen, control = chosen_by(args, stack, wire)
+    reply = Reply(args.reply)
+
+    def measure(judge: Judge) -> Report:
+        asked = replace(chosen, judge=judge)
+        return calibration.measure_report(
+            asked, control, args.repeats, reply, calibrate=calibrate_and_correct
+        )
+
+    report = ask_ahead(chosen.judge, measure)
+    wire.keep(args, chosen)
+    judge = replace(report.judge, **settle(chosen))
+    control_side = replace(report.control, **settle(control))
+    settled = replace(report, judge=judge, control=control_side)
+    return calibration.emit_report(
+        settled, render(settled), args.json, files, args.write_rubric_record
+    )

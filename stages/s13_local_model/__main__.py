@@ -1,0 +1,74 @@
+"""Stage 13: a real model on this machine. Stage 12's commands with `--judge local` (the
+bundled model served by llama.cpp on 127.0.0.1) and `--judge replay` (its recorded replies),
+and `pad`, padded twins made by a model and checked.
+
+    python -m stages.s13_local_model eval      [stage 12's eval options] [--record]
+    python -m stages.s13_local_model calibrate [stage 12's calibrate options] [--record]
+    python -m stages.s13_local_model gate      [stage 12's gate options] [--record]
+    python -m stages.s13_local_model pad       [--judge local|replay|openai:MODEL] [--out FILE]
+
+Without a command, `calibrate --judge replay`: the recorded replies of the local model, with
+no model and no server. Exit status as stage 12's; `pad` exits 1 when the judge stopped
+answering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+from stages.s01_model.cli import run_cli, short
+from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.commands import writable
+from stages.s09_calibration.calibration import load_calibration
+from stages.s12_real_judge.client import OpenAIJudge
+from stages.s12_real_judge.commands import run_calibration, run_eval
+from stages.s12_real_judge.judges import chosen_by
+from stages.s13_local_model.judges import WIRE, add_options
+from stages.s13_local_model.padding import REVIEW_FILE, pad, review, summary
+
+PROG = "python -m stages.s13_local_model"
+COMMANDS = ("eval", "calibrate", "gate", "pad")
+
+
+def run_pad(argv: list[str]) -> int:
+    """Padded twins from the judge's model, each held to stage 9's check; ten for review."""
+    parser = argparse.ArgumentParser(prog=f"{PROG} pad", description=run_pad.__doc__)
+    parser.add_argument("--judge", default="local", help="local (default), replay, openai:MODEL")
+    parser.add_argument("--out", type=Path, default=REVIEW_FILE, help="the twins to review")
+    add_options(parser)
+    args = parser.parse_args(argv)
+    out = writable(args.out, "--out")
+    with ExitStack() as stack:
+        chosen, _ = chosen_by(args, stack, WIRE)
+        if not isinstance(chosen.judge, OpenAIJudge):
+            raise CourseInputError(
+                f"pad --judge {args.judge}: needs a model (local, replay, openai:)"
+            )
+        padded = pad(chosen.judge, load_calibration())
+        WIRE.keep(args, chosen)
+    print("\n".join(summary(padded)))
+    print(f"{review(padded, out)} twins that passed written to {short(out)} for review")
+    down = chosen.judge.down()
+    if down is not None:
+        print(f"error: the judge {down}", file=sys.stderr)
+    return 0 if down is None else 1
+
+
+def main() -> int:
+    argv = sys.argv[1:] or ["calibrate", "--judge", "replay"]
+    if argv[0] not in COMMANDS:
+        top = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+        top.add_argument("command", choices=COMMANDS, help="eval, calibrate, gate or pad")
+        top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
+    if argv[0] == "pad":
+        return run_pad(argv[1:])
+    if argv[0] == "eval":
+        return run_eval(argv[1:], PROG, WIRE)
+    return run_calibration(argv, PROG, WIRE)
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))
