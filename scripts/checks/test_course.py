@@ -135,6 +135,19 @@ def test_each_lesson_has_its_four_parts_in_order():
     assert each_stage(check) == []
 
 
+LEARN_LINES = 30  # "What you will learn": a few claims and their reasons, read in minutes
+
+
+def test_each_lesson_says_what_it_teaches_in_at_most_thirty_lines():
+    def check(stage):
+        readme = (ROOT / stage["directory"] / "README.md").read_text(encoding="utf-8")
+        learn = readme.split("## What you will learn", 1)[1].split("\n## ", 1)[0]
+        written = [line for line in learn.splitlines() if line.strip()]
+        assert len(written) <= LEARN_LINES, f"{len(written)} non-blank lines"
+
+    assert each_stage(check) == []
+
+
 def test_each_lesson_states_the_size_of_its_code():
     def check(stage):
         directory = ROOT / stage["directory"]
@@ -147,6 +160,31 @@ def test_each_lesson_states_the_size_of_its_code():
         assert int(stated.group(1)) == code_lines(directory)
 
     assert each_stage(check) == []
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports, with its line; `from a import b` names a.b as well."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found += [(node.lineno, node.module)]
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return found
+
+
+def test_no_stage_imports_another_stage_s_command():
+    # A command is not a library: what a later stage reuses is a module's function, never
+    # another stage's __main__ (its options, its printing, its argparse objects).
+    found = []
+    for path in sorted((ROOT / "stages").rglob("*.py")):
+        own = path.relative_to(ROOT).parts[1]
+        for line, name in imported(path):
+            parts = name.split(".")
+            if parts[0] == "stages" and parts[2:3] == ["__main__"] and parts[1] != own:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert found == []
 
 
 def test_each_stage_has_a_demo_and_failure_mode_checks():

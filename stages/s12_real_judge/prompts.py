@@ -3,8 +3,8 @@
     bare         "Reply with one integer ..." — the reply is parsed by judge.py as it comes.
     structured   the server is also sent a JSON schema (`response_format`) that its decoder
                  must follow: {"score": integer 0-10}, or {"verdict": "first"|"second"|"tie"}.
-                 OpenAI takes it as `json_schema`; llama-cpp-python's server as `json_object`
-                 with a `schema`: the `structured` setting names the form.
+                 OpenAI takes it as `json_schema`; llama.cpp's server as `json_object` with a
+                 `schema`: the `structured` setting names the form.
 
 A structured reply is unwrapped to the bare value only when it is exactly the schema's one key
 with a valid value; anything else (another key, an 11, "7" as text, prose) is passed on as it
