@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,7 +62,7 @@ LEFTOVER = re.compile(r"(?:#|<!--) (?:>>>|<<<)")
 # "stage 4", "stages 2 and 5", "stages 1 to 7" (or with a dash), "stage-04", and stage
 # directories such as s04_x
 NUMBERS = re.compile(
-    r"\b[Ss]tages?[ -](?:0?\d+(?:\s*(?:\u2013|-|,|and|or|to|\u2026)\s*)?)+|\bs\d\d_[a-z]"
+    r"\b[Ss]tages?[ -](?:0?\d+(?:[^\S\n]*(?:\u2013|-|,|and|or|to|\u2026)[^\S\n]*)?)+|\bs\d\d_[a-z]"
 )
 
 
@@ -97,6 +98,7 @@ def unmark(path: str, text: str, tag: int, main: bool = False) -> str:
     return re.sub("\n\n\n+", "\n\n", text).rstrip("\n") + "\n"
 
 
+@functools.cache  # most files are cut the same way at many tags
 def tidy_python(path: str, text: str, rules: str = "I") -> str:
     """Python with its blocks cut, as the pinned ruff sorts its imports and lays it out: where
     a block was, the blank lines ruff asks for around a marker comment are out of place. With
@@ -222,32 +224,48 @@ def traces(course: Course, files: dict[str, Blob], tree: dict[str, Blob], tag: i
     path it brings, that path's file name when the tag has no file of that name, the module
     a Python file of it is imported as, or a dependency only a later tag installs."""
     later: dict[str, str] = {}  # a word only a later stage brings (lower case) -> that stage
+    owners = {path: course.owner(path) for path in files}
+    names_here = {Path(mine).name for mine in tree}
     for stage in (stage for stage in course.stages if stage.number > tag):
         later[stage.name] = stage.tag
-        for path in (path for path in files if course.owner(path) == stage.number):
+        for path in (path for path in files if owners[path] == stage.number):
             later.setdefault(path.lower(), stage.tag)
             if path.endswith(".py"):  # and the module it is imported as
                 later.setdefault(path[: -len(".py")].replace("/", ".").lower(), stage.tag)
-            if not any(Path(mine).name == Path(path).name for mine in tree):
+            if Path(path).name not in names_here:
                 later.setdefault(Path(path).name.lower(), stage.tag)
     installed_here = dependency_names(tree["pyproject.toml"].data)
     for name in dependency_names(files["pyproject.toml"].data) - installed_here:
         later[name] = "a dependency of a later stage"
-    words = "|".join(map(re.escape, sorted(later, key=len, reverse=True)))
-    named = re.compile(rf"(?<![\w/.-])({words})(?![\w-])", re.I) if later else None
     last = max(stage.number for stage in course.stages)  # s10_x in a check's fixture is no stage
     found = []
     for path, blob in sorted(tree.items()):
-        for number, line in enumerate(blob.data.decode("utf-8", "replace").splitlines(), start=1):
-            for match in NUMBERS.finditer(line):
-                cited = [int(n) for n in re.findall(r"\d+", match.group(0))]
-                if any(tag < n <= last for n in cited):
-                    found.append(f"{path}:{number}: {match.group(0).strip()!r}")
-            for match in named.finditer(line) if named else ():
-                found.append(
-                    f"{path}:{number}: {match.group(0)!r} ({later[match.group(0).lower()]})"
-                )
+        text = blob.data.decode("utf-8", "replace")  # searched whole; neither pattern spans lines
+        for match in NUMBERS.finditer(text):
+            cited = [int(n) for n in re.findall(r"\d+", match.group(0))]
+            if any(tag < n <= last for n in cited):
+                found.append(f"{path}:{line_of(text, match)}: {match.group(0).strip()!r}")
+        for match, word in named(text, later):
+            found.append(f"{path}:{line_of(text, match)}: {word!r} ({later[word.lower()]})")
     return found
+
+
+RUN = re.compile(r"(?<![\w/.-])[\w/.-]+")  # a word, path or module name, and where it starts
+
+
+def named(text: str, words: dict[str, str]) -> Iterator[tuple[re.Match[str], str]]:
+    """Each run of `text` that begins with one of `words` (lower case), the longest that ends
+    before a '/', a '.' or the run's end: s09_x in "s09_x/report.py", never in "s09_xy"."""
+    for match in RUN.finditer(text):
+        run = match.group(0)
+        ends = [i for i, char in enumerate(run) if char in "/."] + [len(run)]
+        word = next((run[:end] for end in reversed(ends) if run[:end].lower() in words), None)
+        if word:
+            yield match, word
+
+
+def line_of(text: str, match: re.Match[str]) -> int:
+    return text.count("\n", 0, match.start()) + 1
 
 
 def read_revision(revision: str) -> dict[str, Blob]:
