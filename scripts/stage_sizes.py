@@ -1,11 +1,11 @@
 """Print each stage's size and reading time; --write puts both in the stages' READMEs.
 
 Every lesson states its size on a line `Size: N lines of Python, checks not counted.`, and
-opens its reading list with `Reading: K modules, about M minutes.`, where K counts the stage's
-modules (its `__init__.py` aside) and M is their lines at LINES_A_MINUTE, to the nearest five
-minutes. Only the code is timed: a lesson's text differs from tag to tag (a later stage's
-sentences are cut from it), its code does not. scripts/checks/test_course.py counts both
-again from the tree.
+opens its reading list with `Reading: I items (K modules of this stage), about M minutes.`,
+where I counts the list's numbered items, K the stage's modules (its `__init__.py` aside) and
+M is their lines at LINES_A_MINUTE, to the nearest five minutes. Only the code is timed: a
+lesson's text differs from tag to tag (a later stage's sentences are cut from it), its code
+does not. scripts/checks/test_course.py counts both again from the tree.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE_LINE = re.compile(r"^Size: \d+ lines of Python, checks not counted\.$", re.MULTILINE)
-READING_LINE = re.compile(r"^Reading: \d+ modules, about \d+ minutes\.$", re.MULTILINE)
+READING_LINE = re.compile(
+    r"^Reading: \d+ items \(\d+ modules of this stage\), about \d+ minutes\.$", re.MULTILINE
+)
+HEADING = "## Read the files in this order\n"
 LINES_A_MINUTE = 20  # read closely enough to predict what a change would break
 
 
@@ -39,15 +42,16 @@ def write(directory: Path) -> None:
     """Put the stage's size and reading time in its README; the reading line opens the list."""
     readme = directory / "README.md"
     count, minutes = reading(directory)
-    line = f"Reading: {count} modules, about {minutes} minutes."
     text = SIZE_LINE.sub(
         f"Size: {size(directory)} lines of Python, checks not counted.", readme.read_text(), 1
     )
+    listing = text.split(HEADING, 1)[1].split("\n## ", 1)[0]
+    items = len(re.findall(r"^\d+\. ", listing, re.MULTILINE))
+    line = f"Reading: {items} items ({count} modules of this stage), about {minutes} minutes."
     if READING_LINE.search(text):
         text = READING_LINE.sub(line, text, 1)
     else:
-        heading = "## Read the files in this order\n"
-        text = text.replace(heading, f"{heading}\n{line}\n", 1)
+        text = text.replace(HEADING, f"{HEADING}\n{line}\n", 1)
     readme.write_text(text)
 
 

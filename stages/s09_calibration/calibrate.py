@@ -1,9 +1,8 @@
 """Calibrating one judge: every text scored, every measure taken, one record returned.
 
-Every measurement runs on the same judge with the same settings. Each text is scored
-`repeats` times and the usable replies averaged, so that sampling noise does not pass for
-bias; a reply that cannot be used is kept with its reason and counted, never read as a
-score.
+Every measurement runs on the same judge with the same settings. Each text is scored `repeats`
+times and the usable replies averaged, so that sampling noise does not pass for bias; a reply
+that cannot be used is kept with its reason and counted, never read as a score.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
-"""The measures of calibration: each looks for one flaw and returns a record of what it saw.
-
-    verbosity         padded twin minus original; found when the interval excludes zero
-    concise           concise twin minus original; found when the interval excludes zero
-    pairwise          the two families' answers in both orders; found when a verdict does
-                      not survive the swap
-    self_preference   the score gap between the families on pairs people rate equal, at
-                      equal length; found when its interval excludes zero
-
-Every record starts with its outcome (stage 8's findings.py: found, not found, or not
-evaluated, with the counts it stood on) and its verdict in words, which is None when it was
-not evaluated. A figure that could not be computed is None ("n/a"), never zero.
+"""The measures of calibration: each looks for one flaw (padded or concise twins that move the
+score, a verdict that changes with the order, a preference for one family's style) and returns
+a record of what it saw. Every record starts with its outcome (stage 8's findings.py: found,
+not found, or not evaluated, with the counts it stood on) and its verdict in words, which is
+None when it was not evaluated. A figure that could not be computed is None ("n/a"), never zero.
 """
 
 from __future__ import annotations
@@ -87,9 +80,8 @@ class TwinShift(Measure):
 def twin_shift(
     pairs: list[tuple[float | None, float | None]], repeats: int, seed: int, words: Words
 ) -> TwinShift:
-    """How twins score against their originals: the shift, its interval, flips at the gate.
-
-    `pairs` holds (original, twin) mean scores of every case, None where none was usable.
+    """How twins score against their originals: the shift, its interval (found when it excludes
+    zero), flips at the gate. `pairs`: (original, twin) mean scores, None where none was usable.
     """
     usable = [
         (original, twin) for original, twin in pairs if original is not None and twin is not None

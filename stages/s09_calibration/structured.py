@@ -10,6 +10,7 @@ boolean — is unscored with the raw text kept and counted, never a silent zero.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from stages.s01_model.model import Name
 from stages.s08_eval.judge import parse_score
@@ -28,21 +29,28 @@ class Reply(Name):
 
 def parse_json_score(raw: str) -> int | None:
     """The score of a strict {"score": int, "reason": str} reply, or None."""
+    reply = strict_object(raw, KEYS) or {"score": None, "reason": None}
+    score, reason = reply["score"], reply["reason"]
+    return score if is_score(score) and isinstance(reason, str) else None
+
+
+def strict_object(raw: str, keys: set[str]) -> dict[str, Any] | None:
+    """The JSON object `raw` is, when its keys are exactly `keys`; None for anything else
+    (prose around it, a list, a key missing or one more). Every JSON reply is read here."""
     try:
         reply = json.loads(raw)
     except json.JSONDecodeError:
         return None
-    if not isinstance(reply, dict) or set(reply) != KEYS:
-        return None
-    score, reason = reply["score"], reply["reason"]
-    if type(score) is not int or not 0 <= score <= 10 or not isinstance(reason, str):
-        return None
-    return score
+    return reply if isinstance(reply, dict) and set(reply) == keys else None
+
+
+def is_score(value: object) -> bool:
+    """An integer 0-10: not 7.0, not the text "7", not true (which Python counts as 1)."""
+    return type(value) is int and 0 <= value <= 10
 
 
 def json_reason(raw: str | None) -> str | None:
     """The judge's own reason from a reply that parsed; None otherwise."""
     if raw is None or parse_json_score(raw) is None:
         return None
-    reason: str = json.loads(raw)["reason"]
-    return reason
+    return str(json.loads(raw)["reason"])

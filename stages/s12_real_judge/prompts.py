@@ -14,10 +14,10 @@ the schema is caught, not trusted.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from stages.s08_eval.judge import VERDICTS
+from stages.s09_calibration.structured import is_score, strict_object
 
 SYSTEM = (
     "You grade the answers of a web shop's support assistant. You are strict and brief, and "
@@ -93,15 +93,9 @@ def response_format(form: str, shape: str) -> dict[str, Any] | None:
 
 def unwrap(raw: str, shape: str) -> str:
     """The bare value of a reply that is exactly {shape: a valid value}; otherwise `raw`."""
-    try:
-        reply = json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-    if not isinstance(reply, dict) or set(reply) != {shape}:
+    reply = strict_object(raw, {shape})
+    if reply is None:
         return raw
     value = reply[shape]
-    if shape == "score" and type(value) is int and 0 <= value <= 10:
-        return str(value)
-    if shape == "verdict" and value in VERDICTS:
-        return str(value)
-    return raw
+    valid = is_score(value) if shape == "score" else value in VERDICTS
+    return str(value) if valid else raw
