@@ -5,7 +5,7 @@ human labels are there, kappa at the gate with a review queue of the disagreemen
 measure ends found, not found or not evaluated (stage 8's findings.py), on the evidence of
 the rows it could use out of the rows in the file.
 
-Every data row is either measured or named (tables.py and values.py hold the rules of
+Every data row is either measured or named (rows.py and cells.py hold the rules of
 reading). A row that breaks a rule is counted, and written with its number and its problem to
 the skipped file; the text report lists the first few. So rows measured + rows skipped ==
 data rows in the file. The review queue and the skipped file are written to temporary files,
@@ -35,9 +35,7 @@ from stages.s11_correction.correction import Tally, corrected, pass_rate
 from stages.s11_correction.estimates import Estimate, heading
 from stages.s11_correction.estimates import lines as rate_lines
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
-from stages.s14_audit.rows import Columns, rows_of
-
-SHOWN_BAD_ROWS = 10  # how many skipped rows the report lists; the skipped file has them all
+from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 
 
 class Outputs(NamedTuple):
@@ -95,19 +93,14 @@ def audit(
         rows_of(path, columns, encoding, delimiter) as (rows, rules),
         written_on_success(found.out) as (queue, skipped),
     ):
-        for row, line, record, problem in rows:
+        for row, line, problem in read_each(
+            rows, lambda row, record: _take(found, record, columns, rules, gate, queue, row)
+        ):
             found.data_rows += 1
-            if record is not None:
-                try:
-                    _take(found, record, columns, rules, gate, queue, row)
-                    continue
-                except Unusable as why:
-                    problem = str(why)
-            found.skipped += 1
-            skipped.write(json.dumps({"row": row, "line": line, "problem": problem}) + "\n")
-            if len(found.problems) < SHOWN_BAD_ROWS:
-                where = f"row {row}" if row == line else f"row {row} (line {line})"
-                found.problems.append(f"{where}: {problem}")
+            if problem is not None:
+                found.skipped += 1
+                skipped.write(json.dumps({"row": row, "line": line, "problem": problem}) + "\n")
+                name_row(found.problems, row, line, problem)
         if gate > 1 and 0 < found.flags == found.tally().labelled:  # no file is written
             raise CourseInputError(flags_at_the_gate(str(path), gate))  # the gate reads scores too
     return found

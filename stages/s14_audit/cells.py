@@ -1,6 +1,6 @@
 """From one cell to one value: a score, a length, a person's verdict, an answer.
 
-A file's rows arrive as records (tables.py); this module reads each named cell by the rules of
+A file's rows arrive as records (rows.py); this module reads each named cell by the rules of
 its format, and says in words why a cell cannot be used:
 
     a number   CSV: a decimal literal (7, -1.5, .5), finite. JSON: a number, finite; not a

@@ -2,13 +2,13 @@
 
 The rules of reading, each of which a real file has been seen to break:
 
-    encoding   UTF-8, with or without a BOM, or --encoding (decoding.py).
+    encoding   UTF-8, with or without a BOM, or --encoding (encoding.py).
     delimiter  sniffed among , ; tab | from the start of a CSV file, or --delimiter.
     a row      a CSV record after the header (numbered as a spreadsheet does: the header is
                row 1), or a JSONL line that is not blank. Blank lines are not rows.
     a record   the row's cells by column name (CSV) or the row's object (JSONL); a row that
                cannot be one (a field too many or too few, not JSON, no named key) comes
-               with its problem instead. Its cells are read by the rules of values.py.
+               with its problem instead. Its cells are read by the rules of cells.py.
 
 What stops the reading instead (CourseInputError, exit 2): a file that cannot be decoded, a
 NUL character or a quote that never closes in a CSV file, and a named column missing from
@@ -19,20 +19,21 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from stages.s01_model.errors import CourseInputError
-from stages.s14_audit.cells import CSV_RULES, JSON_RULES, Rules, shown
+from stages.s14_audit.cells import CSV_RULES, JSON_RULES, Rules, Unusable, shown
 from stages.s14_audit.encoding import ENCODING, open_text, undecodable
 
 DELIMITERS = ",;\t|"  # what a CSV file may be split at when sniffed; "," if it cannot be told
 SNIFF_CHARS = 64 * 1024  # how much of the start of a CSV file the delimiter is sniffed from
 JSONL = (".jsonl", ".ndjson")  # any other suffix is read as CSV
 SHOWN_NAMES = 20  # how many column names an error lists
+SHOWN_BAD_ROWS = 10  # how many unusable rows a report lists (the audit's skipped file has all)
 
 
 class Named(Protocol):
@@ -177,6 +178,33 @@ def jsonl_rows(path: Path, handle: TextIO, columns: Named) -> Iterator[Row]:
             f"{path}: no record has the key {absent[0]!r}; the keys there are: "
             f"{_listing(sorted(seen))}"
         )
+
+
+# ---- every row used or named ------------------------------------------------------------
+
+
+def read_each(
+    rows: Iterator[Row], take: Callable[[int, dict[str, Any]], None]
+) -> Iterator[tuple[int, int, str | None]]:
+    """Every data row as (row, line, problem): its record is given to `take`, which raises
+    Unusable to say why it cannot be used; `problem` is None for a row that was. The one loop
+    every reader of a file goes through, so no row is dropped without being named."""
+    for row, line, record, problem in rows:
+        if record is not None:
+            try:
+                take(row, record)
+                yield row, line, None
+                continue
+            except Unusable as why:
+                problem = str(why)
+        yield row, line, problem
+
+
+def name_row(problems: list[str], row: int, line: int, problem: str) -> None:
+    """Keep the first SHOWN_BAD_ROWS unusable rows, each as a report names it."""
+    if len(problems) < SHOWN_BAD_ROWS:
+        where = f"row {row}" if row == line else f"row {row} (line {line})"
+        problems.append(f"{where}: {problem}")
 
 
 # ---- reading a whole file ----------------------------------------------------------------

@@ -27,9 +27,7 @@ from stages.s08_eval.specs import resolve
 from stages.s09_calibration.measures import Measure, plain, said
 from stages.s09_calibration.report import number
 from stages.s09_calibration.stats import mean
-from stages.s14_audit.audit import SHOWN_BAD_ROWS
-from stages.s14_audit.cells import Unusable
-from stages.s14_audit.rows import Columns, rows_of
+from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 from stages.s15_versions.versions import VERSIONS_CASES, score, thorough
 from stages.s17_windows.psi import ALPHA, MAJOR, by_chance, psi, reading
 
@@ -159,22 +157,19 @@ def drift(windows: Sequence[Window], last: int = LAST) -> Drift:
 
 def read_window(path: Path, column: str = "score") -> Window:
     """One window from a CSV or JSONL file, labelled by the file's name, read by the audit's
-    rules (tables.py, values.py): a row without a usable score is counted and named."""
+    rules (rows.py, cells.py): a row without a usable score is counted and named."""
     scores: list[float] = []
     problems: list[str] = []
     unread = 0
     with rows_of(path, Columns(score=column)) as (rows, rules):
-        for row, line, record, problem in rows:
-            if record is not None:
-                try:
-                    scores.append(rules.number(record[column], "score", column))
-                    continue
-                except Unusable as why:
-                    problem = str(why)
-            unread += 1
-            if len(problems) < SHOWN_BAD_ROWS:
-                where = f"row {row}" if row == line else f"row {row} (line {line})"
-                problems.append(f"{where}: {problem}")
+
+        def take(_: int, record: dict[str, Any]) -> None:
+            scores.append(rules.number(record[column], "score", column))
+
+        for row, line, problem in read_each(rows, take):
+            if problem is not None:
+                unread += 1
+                name_row(problems, row, line, problem)
     return Window(path.name, tuple(scores), unread, tuple(problems))
 
 
