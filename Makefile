@@ -15,7 +15,7 @@ JUNK   += mutants
 EXTRAS := dev,real
 # <<<
 
-.PHONY: report check lint typecheck test progress exercise mutate next reset diff clean
+.PHONY: report check lint format typecheck test progress exercise mutate next reset diff clean
 
 # The environment is rebuilt when pyproject.toml (where the pins live) changes.
 $(STAMP): pyproject.toml
@@ -39,8 +39,15 @@ check:
 	@$(MAKE) --no-print-directory -j 2 $(if $(filter output-sync,$(.FEATURES)),-Otarget) $(CHECKS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff format --check .
+	@$(VENV)/bin/ruff format --check . || { echo "$(FORMAT_HINT)" >&2; exit 1; }
 	$(VENV)/bin/ruff check .
+
+FORMAT_HINT := lint: \`make format\` lays those files out as ruff wants them; then make check again
+
+# Your files laid out as lint wants them: ruff formats them and sorts their imports.
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --select I --fix .
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -8,6 +8,7 @@ the stages instead of being parametrized by them, so that their number is the sa
 tag."""
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -430,3 +431,29 @@ def test_progress_runs_the_stage_s_own_checks_and_the_course_s_and_no_others():
     assert all((ROOT / path).exists() for path in paths)
     earlier = [f"{stage.directory}/" for stage in course.stages[:-1]]
     assert [path for path in paths if path.startswith(tuple(earlier))] == []
+
+
+def test_lint_on_a_file_laid_out_by_hand_names_make_format_which_fixes_it(tmp_path):
+    # a student's check, written without ruff's layout: lint says what to run, not only what is
+    # wrong; `make format` then lays it out, and lint passes on the same file
+    venv = Path(sys.executable).parent.parent  # the environment these checks run in
+    (tmp_path / "test_mine.py").write_text(
+        "import sys\nimport os\ndef test_x():\n  assert os.sep and sys.path\n"
+    )
+    (tmp_path / "pyproject.toml").touch()
+    older = (venv / ".installed").stat().st_mtime - 60  # make must see the stamp as up to date
+    os.utime(tmp_path / "pyproject.toml", (older, older))
+
+    def make(target):
+        return subprocess.run(
+            ["make", "-s", "-C", str(tmp_path), "-f", str(ROOT / "Makefile"), f"VENV={venv}",
+             target],
+            capture_output=True, text=True, timeout=120,  # a safety net, not a measure
+        )  # fmt: skip
+
+    before = make("lint")
+    assert before.returncode != 0 and "`make format` lays those files out" in before.stderr
+    assert make("format").returncode == 0
+    after = make("lint")
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert (tmp_path / "test_mine.py").read_text().startswith("import os\nimport sys\n")
