@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import writable
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -19,8 +20,14 @@ def demo_parser(description: str, script: Path, trace: Path) -> argparse.Argumen
     """Arguments every demo takes: the conversation script to play and where to write the trace."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--script", type=Path, default=script, help=f"default: {short(script)}")
-    parser.add_argument("--trace", type=Path, default=trace, help=f"default: {short(trace)}")
+    parser.add_argument("--trace", type=trace_file, default=trace, help=f"default: {short(trace)}")
     return parser
+
+
+def trace_file(text: str) -> Path:
+    """A --trace path a file can be written at, checked before the demo runs (a folder, or a
+    file in the way of its folder, is one line naming it; argparse gives the default as is)."""
+    return writable(Path(text), "--trace")
 
 
 def run_cli(main: Callable[[], int]) -> int:

@@ -1,8 +1,10 @@
-"""Reading the course's input files, with errors that say which file, line and value."""
+"""Reading the course's input files, with errors that say which file, line and value, and
+checking where a command will write before it does any work."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,3 +67,38 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
             raise CourseInputError(f"{path}:{number}: expected a JSON object, got {line!r}")
         records.append(record)
     return records
+
+
+def folder(path: Path | None, option: str) -> Path | None:
+    """`path` when it is a folder or not there yet (None stays None): checked before any work."""
+    if path is not None and path.exists() and not path.is_dir():
+        raise CourseInputError(f"{option} {path}: is a file; name a folder to write them in")
+    return path
+
+
+def writable(path: Path, option: str) -> Path:
+    """`path`, once it is known that a file can be written there (its folder made if missing):
+    checked before any work. Anything in the way is a CourseInputError naming the option."""
+    above = next(folder for folder in path.resolve().parents if folder.exists())
+    if not above.is_dir():
+        raise CourseInputError(f"{option} {path}: {above} is a file, not a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CourseInputError(
+            f"{option} {path}: cannot make its folder ({error.strerror})"
+        ) from None
+    if path.is_dir():
+        raise CourseInputError(f"{option} {path}: is a folder, not a file")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CourseInputError(f"{option} {path}: no permission to write here")
+    return path
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a UTF-8 file (and its folder); a place that cannot be written is a CourseInputError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")  # pragma: no mutate (the encoding's spelling)
+    except OSError as error:
+        raise CourseInputError(f"{path}: cannot write ({error.strerror})") from None

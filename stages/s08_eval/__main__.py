@@ -11,8 +11,9 @@ from __future__ import annotations
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli, short
+from stages.s01_model.files import writable
 from stages.s08_eval.cases import load_cases, run_case
-from stages.s08_eval.commands import emit, parser, status, writable
+from stages.s08_eval.commands import emit, parser, status
 from stages.s08_eval.render import render
 from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import SPECS, resolve

@@ -1,4 +1,4 @@
-"""The report command's parts: its options, and the files it checks and writes.
+"""The report command's parts: its options, what it prints, and the report file it writes.
 
 This stage's command uses them, and so do the later commands that print and write a report;
 each takes values (a path, a flag, the report), never parsed arguments.
@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import write_text
 from stages.s08_eval.cases import CASES_FILE
 from stages.s08_eval.report import first_reason
 
@@ -43,41 +42,6 @@ def status(not_successful: list[str]) -> int:
         return 0
     print(f"error: run is not successful: {first_reason(not_successful)}", file=sys.stderr)
     return 1
-
-
-def folder(path: Path | None, option: str) -> Path | None:
-    """`path` when it is a folder or not there yet (None stays None): checked before any work."""
-    if path is not None and path.exists() and not path.is_dir():
-        raise CourseInputError(f"{option} {path}: is a file; name a folder for the plots")
-    return path
-
-
-def writable(path: Path, option: str) -> Path:
-    """`path`, once it is known that a file can be written there (its folder made if missing):
-    checked before any work. Anything in the way is a CourseInputError naming the option."""
-    above = next(folder for folder in path.resolve().parents if folder.exists())
-    if not above.is_dir():
-        raise CourseInputError(f"{option} {path}: {above} is a file, not a folder")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CourseInputError(
-            f"{option} {path}: cannot make its folder ({error.strerror})"
-        ) from None
-    if path.is_dir():
-        raise CourseInputError(f"{option} {path}: is a folder, not a file")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CourseInputError(f"{option} {path}: no permission to write here")
-    return path
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a UTF-8 file (and its folder); a place that cannot be written is a CourseInputError."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")  # pragma: no mutate (the encoding's spelling)
-    except OSError as error:
-        raise CourseInputError(f"{path}: cannot write ({error.strerror})") from None
 
 
 def write(report: dict[str, Any], path: Path) -> None:

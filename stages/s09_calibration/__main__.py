@@ -6,9 +6,8 @@
 The judge (default: the biased fake) and the steady control are measured side by side on the
 calibration set and its twins, each text scored --repeats times.
 
-Exit status: 0 for a report whose every measure was evaluated; 1 when one was not (too little
-usable data); 2 for bad input (an unknown SPEC, a repeat count below 1, a file that cannot be
-read or written).
+Exit status: 0 when every measure was evaluated; 1 when one was not (too little usable data);
+2 for bad input (an unknown SPEC, a repeat count below 1, a file not readable or writable).
 """
 
 from __future__ import annotations
@@ -17,7 +16,8 @@ import argparse
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli, short
-from stages.s08_eval.commands import emit, folder, status, writable
+from stages.s01_model.files import folder, writable
+from stages.s08_eval.commands import emit, status
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import SPECS, JudgeChoice, resolve
 from stages.s09_calibration.calibrate import SEED, calibrate

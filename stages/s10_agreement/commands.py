@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import short
-from stages.s08_eval.commands import emit, folder, status, writable, write_text
+from stages.s01_model.files import folder, writable, write_text
+from stages.s08_eval.commands import emit, status
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibrate import SEED

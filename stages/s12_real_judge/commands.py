@@ -14,9 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from stages.s01_model.cli import ROOT, short
+from stages.s01_model.files import writable
 from stages.s08_eval import commands as evaluation_command
 from stages.s08_eval.cases import load_cases, run_case
-from stages.s08_eval.commands import emit, status, writable
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.render import render as render_evaluation
 from stages.s08_eval.report import evaluation, failures
@@ -52,9 +52,9 @@ def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REP
         report["control"].update(settle(control))
         wire.keep(args, chosen)
         report["not_successful"] = failures(report)
-        emit(report, render_evaluation(report), args.json, out)
+        evaluation_command.emit(report, render_evaluation(report), args.json, out)
         print(f"report written to {short(out)}", file=sys.stderr)
-        return status(report["not_successful"])
+        return evaluation_command.status(report["not_successful"])
 
 
 def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:

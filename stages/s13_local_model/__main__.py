@@ -21,7 +21,7 @@ from pathlib import Path
 
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.commands import writable
+from stages.s01_model.files import writable
 from stages.s09_calibration.calibration import load_calibration
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.commands import run_calibration, run_eval

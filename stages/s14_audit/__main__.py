@@ -23,7 +23,7 @@ from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.commands import writable
+from stages.s01_model.files import writable
 from stages.s08_eval.levels import PASS_MARK
 from stages.s14_audit.audit import audit as audit_file
 from stages.s14_audit.audit import outputs_for, render, summary

@@ -28,7 +28,7 @@ from typing import Any
 
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.commands import writable
+from stages.s01_model.files import folder, writable
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import REPLIES
@@ -145,8 +145,7 @@ def canaries(chosen: JudgeChoice) -> Rule:
 def run_history(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         raise CourseInputError(f"history {args.file}: no such file (calibrate --history makes it)")
-    if args.plots is not None and args.plots.exists() and not args.plots.is_dir():
-        raise CourseInputError(f"--plots {args.plots}: is a file; name a folder for the plots")
+    folder(args.plots, "--plots")  # checked before the history is read
     records = history.load(args.file)
     print(json.dumps(records, sort_keys=True) if args.json else "\n".join(table(records)))
     if args.plots is not None:

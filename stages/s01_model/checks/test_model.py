@@ -194,3 +194,24 @@ def test_a_reader_that_stops_reading_ends_a_command_quietly():
     )
     ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert (ended.returncode, ended.stderr) == (141, "")  # 128 + SIGPIPE, and no traceback
+
+
+@pytest.mark.failure_mode
+def test_a_trace_that_cannot_be_written_is_one_line_before_the_demo_runs(tmp_path):
+    # a folder, or a file where a folder should be: named on one line, exit 2, nothing asked
+    blocking = tmp_path / "a-file"
+    blocking.write_text("")
+    refused = [(tmp_path, "is a folder, not a file"),
+               (blocking / "t.jsonl", f"{blocking} is a file, not a folder")]  # fmt: skip
+    for place, problem in refused:
+        ended = subprocess.run(
+            [sys.executable, "-m", "stages.s01_model", "--trace", str(place)],
+            capture_output=True, text=True, timeout=60,  # a safety net, not a measure
+        )  # fmt: skip
+        assert (ended.returncode, ended.stdout) == (2, "")
+        assert ended.stderr == f"error: --trace {place}: {problem}\n"
+    written = tmp_path / "new" / "t.jsonl"  # a folder not there yet is made
+    ended = subprocess.run([sys.executable, "-m", "stages.s01_model", "--trace", str(written)],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert ended.returncode == 0, ended.stderr
+    assert read_jsonl(written)  # the demo's trace, where it was asked for

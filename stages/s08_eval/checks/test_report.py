@@ -8,7 +8,8 @@ import pytest
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.commands import writable, write, write_text
+from stages.s01_model.files import writable, write_text
+from stages.s08_eval.commands import write
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.length import load_length_pairs
 from stages.s08_eval.position import load_position_pairs

@@ -92,5 +92,5 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(cli, one_lin
     plots = tmp_path / "a-file"
     one_line_error(cli("stages.s09_calibration", "report", "--plots", str(plots),
                        "--out", str(tmp_path / "r.json")),
-                   f"--plots {plots}: is a file; name a folder for the plots")  # fmt: skip
+                   f"--plots {plots}: is a file; name a folder to write them in")  # fmt: skip
     assert not (tmp_path / "r.json").exists()  # refused before anything was measured
