@@ -1,7 +1,7 @@
 """Stage 9: noise is not bias. Twins, repeats, intervals, both orders, self-preference.
 
     python -m stages.s09_calibration [report] [--judge SPEC] [--json] [--plots DIR] [--repeats N]
-                                              [--reply bare|json] [--out FILE]
+                                              [--out FILE]
 
 The judge (default: the biased fake) and the steady control are measured side by side on the
 calibration set and its twins, each text scored --repeats times.
@@ -20,11 +20,10 @@ from stages.s01_model.files import folder, writable
 from stages.s08_eval.commands import emit, status
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import SPECS, JudgeChoice, resolve
-from stages.s09_calibration.calibrate import SEED, calibrate
+from stages.s09_calibration.calibrate import SEED, Asking, calibrate
 from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.commands import add_report, parse, written
 from stages.s09_calibration.report import Report, Side, render, to_json
-from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import load_twins
 
 REPORT_FILE = ROOT / "reports" / "s09_calibration.json"
@@ -39,7 +38,7 @@ def main() -> int:
     args = parse(found, {"report": report}, sys.argv[1:])
     chosen = resolve(args.judge)
     out, plots = writable(args.out, "--out"), folder(args.plots, "--plots")
-    measured = measure_report(chosen, resolve("steady"), args.repeats, Reply(args.reply))
+    measured = measure_report(chosen, resolve("steady"), args.repeats)
     emit(to_json(measured), "\n".join(render(measured)), args.json, out)
     if plots is not None:
         from stages.s09_calibration.plots import draw  # matplotlib loads only when asked
@@ -49,17 +48,17 @@ def main() -> int:
     return status(measured.not_successful)
 
 
-def measure_report(chosen: JudgeChoice, control: JudgeChoice, repeats: int, reply: Reply) -> Report:
-    """Measure the judge and the steady control (which replies bare) on the same cases."""
+def measure_report(chosen: JudgeChoice, control: JudgeChoice, repeats: int) -> Report:
+    """Measure the judge and the steady control on the same cases, asked the same way."""
     cases = load_calibration()
     twins = load_twins(cases)
     judge, steady = (
         CountingJudge(chosen.judge, chosen.name),
         CountingJudge(control.judge, control.name),
     )
-    judged = calibrate(judge, cases, twins, repeats=repeats, reply=reply)
-    steadied = calibrate(steady, cases, twins, repeats=repeats, reply=Reply.BARE)
-    return Report(Side(judged, reply, judge.calls), Side(steadied, Reply.BARE, steady.calls))
+    judged = calibrate(judge, cases, twins, repeats=repeats)
+    steadied = calibrate(steady, cases, twins, repeats=repeats)
+    return Report(Side(judged, Asking(), judge.calls), Side(steadied, Asking(), steady.calls))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ that cannot be used is kept with its reason and counted, never read as a score.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
-from stages.s08_eval.judge import CountingJudge, Reading, read
+from stages.s08_eval.judge import CountingJudge, Reading, parse_score, read
 from stages.s08_eval.position import Swap, both_orders
 from stages.s09_calibration.calibration import CalCase
 from stages.s09_calibration.measures import (
@@ -25,12 +26,33 @@ from stages.s09_calibration.measures import (
     self_preference,
     twin_shift,
 )
-from stages.s09_calibration.rubrics import Rubric, prompt
-from stages.s09_calibration.structured import Reply, json_reason
 from stages.s09_calibration.twins import Twins
 
 REPEATS = 3  # scorings of each text, averaged
 SEED = 9  # for every bootstrap
+
+
+def open_task(question: str, facts: tuple[str, ...]) -> str:
+    """The task this stage's judge sees: the question, and quality left to the judge."""
+    return f"Rate the answer's overall quality from 0 to 10.\n\nQuestion: {question}"
+
+
+def no_reason(raw: str | None) -> str | None:
+    return None  # a bare number gives no reason
+
+
+@dataclass(frozen=True)
+class Asking:
+    """How the judge is asked and how its reply is read: the task it sees for a question and
+    its facts, the parser of a reply, the reason a reply gives, and the form's name. This
+    stage asks the open question and reads a bare integer; stage 10 brings a checklist rubric
+    and a reply with a reason, and passes them in here."""
+
+    form: str = "bare"
+    task: Callable[[str, tuple[str, ...]], str] = open_task
+    parse: Callable[[str], int | None] = parse_score
+    reason: Callable[[str | None], str | None] = no_reason
+    hint: str = ""  # what the judge was asked for, said when its replies were unscored
 
 
 @dataclass
@@ -39,22 +61,21 @@ class Scorer:
 
     judge: CountingJudge
     repeats: int
-    reply: Reply
-    rubric: Rubric
+    asking: Asking
     unscored: list[Reading] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # the judge's own, by case id
 
     def mean_score(self, case: CalCase, text: str) -> float | None:
         """The mean of the usable scores of `repeats` scorings; None when none was usable."""
-        task = prompt(self.rubric, case.question, case.facts)
+        task = self.asking.task(case.question, case.facts)
         values = []
         for _ in range(self.repeats):
-            reading = read(lambda: self.judge.score(task, text, case.reference), self.reply.parse)
+            reading = read(lambda: self.judge.score(task, text, case.reference), self.asking.parse)
             if reading.value is None:
                 self.unscored.append(reading)
                 continue
             values.append(float(reading.value))
-            reason = json_reason(reading.raw)
+            reason = self.asking.reason(reading.raw)
             if reason is not None and text == case.answer:
                 self.reasons[case.id] = reason
         return sum(values) / len(values) if values else None
@@ -131,13 +152,12 @@ def calibrate(
     *,
     repeats: int = REPEATS,
     seed: int = SEED,
-    reply: Reply = Reply.BARE,
-    rubric: Rubric = Rubric.OPEN,
+    asking: Asking = Asking(),
 ) -> Run:
     """Every measurement of one judge on the calibration set and its twins."""
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}: nothing would be scored")
-    scorer = Scorer(judge, repeats, Reply(reply), Rubric(rubric))
+    scorer = Scorer(judge, repeats, asking)
     # 1) score every answer and both of its twins
     originals = {c.id: scorer.mean_score(c, c.answer) for c in cases}
     padded = {c.id: scorer.mean_score(c, twins[c.id].padded) for c in cases}

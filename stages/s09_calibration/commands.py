@@ -13,9 +13,7 @@ from typing import Any
 
 from stages.s01_model.cli import short
 from stages.s09_calibration.calibrate import REPEATS
-from stages.s09_calibration.structured import Reply
 
-REPLIES = [str(reply) for reply in Reply]
 Commands = dict[str, argparse.ArgumentParser]
 
 
@@ -37,7 +35,6 @@ def add_report(commands: Any, name: str, specs: str, out: Path) -> argparse.Argu
     report.add_argument("--json", action="store_true", help="print one JSON object")
     report.add_argument("--repeats", type=at_least_one, default=REPEATS, help="scorings per text")
     report.add_argument("--out", type=Path, default=out, help="where to write it")
-    report.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
     report.add_argument("--plots", type=Path, help="write PNG plots to this folder")
     return report
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Finding
-from stages.s09_calibration.calibrate import Run, Unscored
+from stages.s09_calibration.calibrate import Asking, Run, Unscored
 from stages.s09_calibration.measures import (
     Interval,
     Measure,
@@ -21,7 +21,6 @@ from stages.s09_calibration.measures import (
     TwinShift,
     plain,
 )
-from stages.s09_calibration.structured import KEYS, Reply
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,7 @@ class Side:
     """One judge of the report: its run, and what the harness knows of it."""
 
     run: Run
-    reply: Reply  # the form its replies were asked in
+    asking: Asking  # how it was asked, and the form its replies were read in
     calls_in_all: int  # the rubric change's calls included
     unavailable: str | None = None  # why it stopped being asked, when it did
     instrument: dict[str, Any] | None = None  # what the instrument says of itself, if it can
@@ -75,7 +74,7 @@ def to_json(report: Report) -> dict[str, Any]:
     """The report as one JSON object: the judge's measures at the top, the control beside."""
     return {
         **side_json(report.judge),
-        "reply": report.judge.reply,
+        "reply": report.judge.asking.form,
         "control": side_json(report.control),
         "not_successful": report.not_successful,
     }
@@ -89,17 +88,16 @@ def number(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-def unscored_line(unscored: Unscored, reply: Reply) -> str:
-    """How many replies were unusable and why, with one as the judge gave it."""
+def unscored_line(unscored: Unscored, hint: str = "") -> str:
+    """How many replies were unusable and why, with one as the judge gave it, and what the
+    judge was asked for (`hint`, when its form says more than "a number")."""
     if not unscored.count:
         return "0 unscored"
     why = ", ".join(f"{count} {reason}" for reason, count in unscored.reasons.items())
     line = f"{unscored.count} unscored ({why})"
     if unscored.example is not None:
         line += f"; e.g. {unscored.example[:80]!r}"
-    if reply == Reply.JSON:
-        line += f"; asked for strict JSON with exactly the keys {sorted(KEYS)}, score 0-10"
-    return line
+    return f"{line}; {hint}" if hint else line
 
 
 def line(name: str, measure: Measure, figures: str) -> str:
@@ -127,7 +125,7 @@ def figures(m: Measure) -> str:
 def render_side(label: str, side: Side) -> list[str]:
     """A side's header, the instrument when it described itself, and one line a measure."""
     run = side.run
-    unscored = unscored_line(run.unscored, side.reply)
+    unscored = unscored_line(run.unscored, side.asking.hint)
     lines = [f"{label}: {run.judge.name} ({run.judge.calls} calls, {unscored})"]
     if side.instrument is not None:
         i = side.instrument

@@ -21,7 +21,6 @@ import sys
 from stages.s01_model.cli import ROOT, run_cli
 from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
-from stages.s09_calibration.structured import Reply
 from stages.s10_agreement.commands import (
     add_commands,
     emit_gate,
@@ -32,6 +31,7 @@ from stages.s10_agreement.commands import (
 )
 from stages.s10_agreement.gate import load_gate
 from stages.s10_agreement.report import render
+from stages.s10_agreement.structured import Reply
 
 REPORT_FILE = ROOT / "reports" / "s10_agreement.json"
 

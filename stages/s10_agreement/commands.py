@@ -19,15 +19,17 @@ from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibrate import SEED
 from stages.s09_calibration.calibration import CalCase, load_calibration
-from stages.s09_calibration.commands import REPLIES, Commands, add_report, written
+from stages.s09_calibration.commands import Commands, add_report, written
 from stages.s09_calibration.report import Side, unscored_line
-from stages.s09_calibration.rubrics import Rubric
-from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import Twins, load_twins
 from stages.s10_agreement.gate import GATE_FILE, Thresholds, judge_gate
-from stages.s10_agreement.people import AgreedRun, calibrate_against_people
+from stages.s10_agreement.people import AgreedRun, asking, calibrate_against_people
 from stages.s10_agreement.report import Report, to_json
 from stages.s10_agreement.rubric_change import rubric_change
+from stages.s10_agreement.rubrics import Rubric
+from stages.s10_agreement.structured import Reply
+
+REPLIES = [str(reply) for reply in Reply]
 
 RUBRIC_RECORD = Path(__file__).resolve().parent / "rubric_change.json"
 # How one judge is calibrated: this stage's, or a later stage's that adds to it.
@@ -39,6 +41,7 @@ def add_commands(
 ) -> Commands:
     """The report (under `name`) and the gate, for this stage and the ones that carry them."""
     report = add_report(commands, name, specs, out)
+    report.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
     record = f"also write the rubric change to {RUBRIC_RECORD.name} (the lesson quotes it)"
     report.add_argument("--write-rubric-record", action="store_true", help=record)
     if not gate:
@@ -74,8 +77,8 @@ def measure_report(
     judged, steady = run(chosen, reply), run(control, Reply.BARE)  # the steady fake replies bare
     checklist = run(chosen, reply, Rubric.FACTS)
     return Report(
-        Side(judged, reply, judged.judge.calls + checklist.judge.calls),
-        Side(steady, Reply.BARE, steady.judge.calls),
+        Side(judged, asking(reply), judged.judge.calls + checklist.judge.calls),
+        Side(steady, asking(), steady.judge.calls),
         rubric_change(judged, checklist),
         simulated=chosen.fake,
     )
@@ -121,7 +124,7 @@ def emit_gate(
     being asked, when it did."""
     rules = judge_gate(run.verbosity, run.calibration, limits)
     print(f"calibration gate for {run.judge.name} ({short(config)}):")
-    print(f"  {run.judge.calls} calls, {unscored_line(run.unscored, reply)}")
+    print(f"  {run.judge.calls} calls, {unscored_line(run.unscored, reply.hint)}")
     if down is not None:
         print(f"  the judge is {down}")
     for rule in rules:

@@ -8,16 +8,17 @@ and the judge's reasons for the agreement and its review queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import partial
 
 from stages.s08_eval.findings import Evidence
 from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.calibrate import REPEATS, SEED, Run, calibrate
+from stages.s09_calibration.calibrate import REPEATS, SEED, Asking, Run, calibrate
 from stages.s09_calibration.calibration import CalCase
-from stages.s09_calibration.rubrics import Rubric
-from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import Twins
 from stages.s10_agreement.agreement import HumanAgreement, agreement
 from stages.s10_agreement.correlation import LengthConfound, length_confound
+from stages.s10_agreement.rubrics import Rubric, prompt
+from stages.s10_agreement.structured import Reply, json_reason
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,11 @@ class AgreedRun(Run):
 
     length_confound: LengthConfound
     calibration: HumanAgreement
+
+
+def asking(reply: Reply = Reply.BARE, rubric: Rubric = Rubric.OPEN) -> Asking:
+    """Stage 9's way of asking, with this stage's rubric and reply form."""
+    return Asking(str(reply), partial(prompt, rubric), reply.parse, json_reason, reply.hint)
 
 
 def confound(run: Run) -> LengthConfound:
@@ -56,5 +62,5 @@ def calibrate_against_people(
     rubric: Rubric = Rubric.OPEN,
 ) -> AgreedRun:
     """Stage 9's calibration of one judge, then the measures people's labels make possible."""
-    run = calibrate(judge, cases, twins, repeats=repeats, seed=seed, reply=reply, rubric=rubric)
+    run = calibrate(judge, cases, twins, repeats=repeats, seed=seed, asking=asking(reply, rubric))
     return with_people(run, cases)

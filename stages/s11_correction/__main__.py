@@ -21,13 +21,13 @@ import sys
 from stages.s01_model.cli import ROOT, run_cli
 from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
-from stages.s09_calibration.structured import Reply
 from stages.s10_agreement.commands import (
     add_commands,
     emit_report,
     measure_report,
     outputs,
 )
+from stages.s10_agreement.structured import Reply
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import lesson_json, lesson_lines, render
 from stages.s11_correction.simulation import lesson

@@ -12,11 +12,11 @@ from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.levels import PASS_MARK
 from stages.s09_calibration.calibrate import REPEATS, SEED
 from stages.s09_calibration.calibration import CalCase
-from stages.s09_calibration.rubrics import Rubric
-from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import Twins
 from stages.s10_agreement.agreement import HumanAgreement
 from stages.s10_agreement.people import AgreedRun, calibrate_against_people
+from stages.s10_agreement.rubrics import Rubric
+from stages.s10_agreement.structured import Reply
 from stages.s11_correction.correction import pass_rate, tally
 from stages.s11_correction.estimates import Estimate
 

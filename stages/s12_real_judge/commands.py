@@ -22,11 +22,11 @@ from stages.s08_eval.render import render as render_evaluation
 from stages.s08_eval.report import evaluation, failures
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import parse
-from stages.s09_calibration.structured import Reply
 from stages.s10_agreement import commands as calibration
 from stages.s10_agreement.gate import load_gate
 from stages.s10_agreement.people import AgreedRun
 from stages.s10_agreement.report import Report
+from stages.s10_agreement.structured import Reply
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import render
 from stages.s12_real_judge.judges import WIRE, Wire, chosen_by, settle

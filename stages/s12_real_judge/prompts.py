@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from stages.s08_eval.judge import VERDICTS
-from stages.s09_calibration.structured import is_score, strict_object
+from stages.s10_agreement.structured import is_score, strict_object
 
 SYSTEM = (
     "You grade the answers of a web shop's support assistant. You are strict and brief, and "

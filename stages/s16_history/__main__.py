@@ -31,10 +31,9 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import folder, writable
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.specs import JudgeChoice
-from stages.s09_calibration.commands import REPLIES
-from stages.s09_calibration.structured import Reply
-from stages.s10_agreement.commands import emit_gate
+from stages.s10_agreement.commands import REPLIES, emit_gate
 from stages.s10_agreement.gate import GATE_FILE, Rule, load_gate
+from stages.s10_agreement.structured import Reply
 from stages.s12_real_judge import commands
 from stages.s12_real_judge.judges import positive, settle
 from stages.s13_local_model.judges import SPECS, WIRE, add_options

@@ -24,7 +24,7 @@ from stages.s08_eval.judge import Judge, read
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
-from stages.s09_calibration.rubrics import Rubric, prompt
+from stages.s10_agreement.rubrics import Rubric, prompt
 from stages.s13_local_model.judges import resolve_judge
 from stages.s13_local_model.recording import text_rows
 

@@ -30,10 +30,10 @@ from stages.s01_model.files import read_jsonl
 from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import CALIBRATION_FILE
-from stages.s09_calibration.rubrics import Rubric, prompt
 from stages.s09_calibration.twins import TWINS_FILE
 from stages.s10_agreement.kappa import kappa_interval
 from stages.s10_agreement.people import AgreedRun
+from stages.s10_agreement.rubrics import Rubric, prompt
 from stages.s12_real_judge import prompts
 
 COMMANDS = ("calibrate", "gate")

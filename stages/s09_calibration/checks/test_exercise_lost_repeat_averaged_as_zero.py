@@ -11,10 +11,8 @@ import pytest
 # >>> main
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.levels import PASS_MARK
-from stages.s09_calibration.calibrate import Scorer
+from stages.s09_calibration.calibrate import Asking, Scorer
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.rubrics import Rubric
-from stages.s09_calibration.structured import Reply
 
 
 class AnswersTwoOfThree:
@@ -40,7 +38,7 @@ def test_lost_repeat_averaged_as_zero():
     # >>> main
     case = load_calibration()[0]
     judge = CountingJudge(AnswersTwoOfThree(), "two-of-three")
-    scorer = Scorer(judge, repeats=3, reply=Reply.BARE, rubric=Rubric.OPEN)
+    scorer = Scorer(judge, repeats=3, asking=Asking())
     mean = scorer.mean_score(case, case.answer)
     # the two replies given: (9 + 6) / 2 = 7.5, a pass at the gate of 7. The lost one read
     # as a 0 would give (9 + 0 + 6) / 3 = 5.0: a fail that the outage made, not the answer.

@@ -13,9 +13,9 @@ import pytest
 from fakes.judges import SteadyJudge
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.structured import Reply
 from stages.s09_calibration.twins import load_twins
 from stages.s10_agreement.people import calibrate_against_people
+from stages.s10_agreement.structured import Reply
 
 
 class SaysWhy:

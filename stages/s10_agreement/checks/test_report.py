@@ -8,10 +8,10 @@ import pytest
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.rubrics import Rubric
 from stages.s09_calibration.twins import load_twins
 from stages.s10_agreement.people import calibrate_against_people
 from stages.s10_agreement.rubric_change import rubric_change
+from stages.s10_agreement.rubrics import Rubric
 
 STAGE = Path(__file__).resolve().parents[1]
 

@@ -4,7 +4,8 @@
     json    exactly {"score": <integer 0-10>, "reason": "<text>"}
 
 Anything else — prose around the JSON, a float, a string "7", a missing or extra key, a
-boolean — is unscored with the raw text kept and counted, never a silent zero.
+boolean — is unscored with the raw text kept and counted, never a silent zero. The reason is
+what the review queue shows a person beside each disagreement.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ class Reply(Name):
     def parse(self, raw: str) -> int | None:
         """The score in a reply of this form, or None."""
         return parse_json_score(raw) if self is Reply.JSON else parse_score(raw)
+
+    @property
+    def hint(self) -> str:
+        """What the judge was asked for, said beside its unscored replies."""
+        if self is Reply.BARE:
+            return ""
+        return f"asked for strict JSON with exactly the keys {sorted(KEYS)}, score 0-10"
 
 
 def parse_json_score(raw: str) -> int | None:

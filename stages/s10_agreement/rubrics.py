@@ -14,6 +14,7 @@ numbers show what a fix looks like; only a real model shows whether it works.
 from __future__ import annotations
 
 from stages.s01_model.model import Name
+from stages.s09_calibration.calibrate import open_task
 
 CHECKLIST_RULE = "Length is not evidence of quality."
 CHECKLIST_ITEM = "- does the answer state: {fact}? (yes or no)"
@@ -25,13 +26,13 @@ class Rubric(Name):
 
 
 def prompt(rubric: Rubric, question: str, facts: tuple[str, ...]) -> str:
-    """The task text the judge receives: the rubric, then the question."""
-    if rubric == Rubric.FACTS:
-        checklist = "\n".join(CHECKLIST_ITEM.format(fact=fact) for fact in facts)
-        instructions = (
-            "Check each required fact below. Score 10 times the share of facts the answer "
-            f"states. {CHECKLIST_RULE}\n{checklist}"
-        )
-    else:
-        instructions = "Rate the answer's overall quality from 0 to 10."
+    """The task text the judge receives: the rubric, then the question (the open rubric is
+    stage 9's question)."""
+    if rubric == Rubric.OPEN:
+        return open_task(question, facts)
+    checklist = "\n".join(CHECKLIST_ITEM.format(fact=fact) for fact in facts)
+    instructions = (
+        "Check each required fact below. Score 10 times the share of facts the answer "
+        f"states. {CHECKLIST_RULE}\n{checklist}"
+    )
     return f"{instructions}\n\nQuestion: {question}"

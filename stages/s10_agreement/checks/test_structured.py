@@ -10,8 +10,9 @@ from fakes.judges import JsonJudge
 from stages.s08_eval.judge import CountingJudge
 from stages.s09_calibration.calibrate import calibrate
 from stages.s09_calibration.calibration import load_calibration
-from stages.s09_calibration.structured import Reply, json_reason, parse_json_score
 from stages.s09_calibration.twins import load_twins
+from stages.s10_agreement.people import asking
+from stages.s10_agreement.structured import Reply, json_reason, parse_json_score
 
 
 def test_a_well_formed_reply_gives_its_score_and_reason():
@@ -51,8 +52,8 @@ def test_every_valid_score_and_reason_round_trips(score, reason):
 def test_a_judge_replying_in_json_read_as_bare_numbers_is_all_unscored_and_counted():
     cases = load_calibration()[:4]
     twins = load_twins(cases)
-    as_bare = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply=Reply.BARE)
-    as_json = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, reply=Reply.JSON)
+    as_bare = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, asking=asking(Reply.BARE))
+    as_json = calibrate(CountingJudge(JsonJudge(), "json"), cases, twins, asking=asking(Reply.JSON))
     unusable = as_bare.unscored
     assert unusable.count == as_bare.judge.calls - as_bare.pairwise.calls
     assert unusable.reasons == {"unparseable reply": unusable.count}
@@ -67,7 +68,7 @@ def test_a_judge_replying_in_json_read_as_bare_numbers_is_all_unscored_and_count
 def test_a_judge_that_does_not_answer_in_json_is_told_apart_in_the_report(cli, tmp_path):
     # the steady judge replies bare numbers; asked for JSON, every score is unscored and the
     # report says what came back and what was asked for
-    result = cli("stages.s09_calibration", "report", "--judge", "steady", "--reply", "json",
+    result = cli("stages.s10_agreement", "report", "--judge", "steady", "--reply", "json",
                  "--out", str(tmp_path / "r.json"))  # fmt: skip
     assert result.returncode == 1
     header = next(line for line in result.stdout.splitlines() if line.startswith("judge: "))
