@@ -45,7 +45,7 @@ def no_reason(raw: str | None) -> str | None:
 class Asking:
     """How the judge is asked and how its reply is read: the task it sees for a question and
     its facts, the parser of a reply, the reason a reply gives, and the form's name. This
-    stage asks the open question and reads a bare integer; stage 10 brings a checklist rubric
+    stage asks the open question and reads a bare integer; a later stage brings a rubric
     and a reply with a reason, and passes them in here."""
 
     form: str = "bare"

@@ -72,20 +72,25 @@ class OpenAIJudge:
         self.requests = self.paid = self.cached = self.tokens = 0
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        messages = prompts.score_messages(task, answer, reference, self.structured)
+        messages = self.score_messages(task, answer, reference)
         return self.unwrap(self.ask(messages, shape="score"), "score")
 
     def compare(self, task: str, first: str, second: str) -> str:
-        messages = prompts.compare_messages(task, first, second, self.structured)
+        messages = self.compare_messages(task, first, second)
         return self.unwrap(self.ask(messages, shape="verdict"), "verdict")
 
-    @property
-    def structured(self) -> bool:
-        return bool(self.settings.structured)
+    # How a question is put and its reply read: a later stage's judge asks for JSON instead.
+    def score_messages(self, task: str, answer: str, reference: str) -> Messages:
+        return prompts.score_messages(task, answer, reference)
+
+    def compare_messages(self, task: str, first: str, second: str) -> Messages:
+        return prompts.compare_messages(task, first, second)
 
     def unwrap(self, raw: str, shape: str) -> str:
-        """A structured reply's bare value for the strict parser; a bare reply as it came."""
-        return prompts.unwrap(raw, shape) if self.structured else raw
+        return raw  # a bare reply goes to the strict parser as it came
+
+    def form(self, shape: str) -> dict[str, Any]:
+        return {}  # what a question is sent with besides its settings: nothing, for a bare reply
 
     def describe(self) -> dict[str, Any]:
         """What the report says about the instrument (never the key); `kept_in` is where
@@ -142,11 +147,11 @@ class OpenAIJudge:
 
     def key(self, prompt: str, repeat: int) -> str:
         """What identifies a reply: where, which model, what was asked, with which settings."""
-        settings = self.reply_settings()
-        if self.structured:  # bare replies keep the keys they were journalled under
-            settings["structured"] = self.settings.structured
-        identity = [self.identity, self.model, prompt, settings, repeat]
+        identity = [self.identity, self.model, prompt, self.key_settings(), repeat]
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+    def key_settings(self) -> dict[str, Any]:
+        return self.reply_settings()  # a judge that asks for another form adds it here
 
     def reply_settings(self) -> dict[str, Any]:
         """The settings sent with every question: they change the reply, so they key it."""
@@ -181,9 +186,7 @@ class OpenAIJudge:
         # The SDK's own request path (auth, errors, timeouts) without its typed models:
         # building those costs more CPU than the whole rest of a call.
         body = {"model": self.model, "messages": messages, **self.reply_settings()}
-        form = prompts.response_format(self.settings.structured, shape)
-        if form is not None:
-            body["response_format"] = form
+        body.update(self.form(shape))
         try:
             return self.client.post(
                 "/chat/completions",

@@ -19,7 +19,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import SPECS as EVAL_SPECS
 from stages.s08_eval.specs import JudgeChoice, resolve
 from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
-from stages.s12_real_judge.settings import load_settings
+from stages.s12_real_judge.settings import Settings, load_settings
 
 SPECS = f"{EVAL_SPECS}, openai:MODEL"
 
@@ -30,9 +30,12 @@ def resolve_real(
     use_journal: bool = True,
     progress: bool | None = None,
     timeout_s: float | None = None,
+    base: Settings | None = None,
+    make: Callable[..., Any] | None = None,
 ) -> JudgeChoice:
     """The judge a SPEC names, ready for the wire; a bad SPEC is a one-line CourseInputError.
-    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only."""
+    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only.
+    A later stage's judge of openai:MODEL is `make`, its settings' defaults `base`."""
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
         limit = TIMEOUT_S if timeout_s is None else timeout_s
@@ -46,10 +49,10 @@ def resolve_real(
         raise CourseInputError(
             f"--judge {spec!r}: the openai package is not installed ({error}); `make` installs it"
         ) from None
-    settings = load_settings(settings_path)
+    settings = load_settings(settings_path, base)
     if timeout_s is not None:
         settings = replace(settings, timeout_s=timeout_s)
-    real = OpenAIJudge(model, settings, use_journal=use_journal, progress=progress)
+    real = (make or OpenAIJudge)(model, settings, use_journal=use_journal, progress=progress)
     return JudgeChoice(real, spec, fake=False)
 
 

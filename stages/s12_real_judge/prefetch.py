@@ -14,7 +14,6 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from stages.s08_eval.judge import UNAVAILABLE, Judge
-from stages.s12_real_judge import prompts
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.guard import Progress
 
@@ -26,25 +25,23 @@ class PlanningJudge:
     """Records every question a run would ask, in the form the real judge will ask it, with
     the shape of its reply; and replies with something parseable."""
 
-    def __init__(self, structured: bool = False) -> None:
-        self.structured = structured
+    def __init__(self, judge: OpenAIJudge) -> None:
+        self.judge = judge  # whose questions these are: it words them
         self.planned: list[tuple[Messages, str]] = []
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        messages = prompts.score_messages(task, answer, reference, self.structured)
-        self.planned.append((messages, "score"))
+        self.planned.append((self.judge.score_messages(task, answer, reference), "score"))
         return "5"
 
     def compare(self, task: str, first: str, second: str) -> str:
-        messages = prompts.compare_messages(task, first, second, self.structured)
-        self.planned.append((messages, "verdict"))
+        self.planned.append((self.judge.compare_messages(task, first, second), "verdict"))
         return "tie"
 
 
 def ask_ahead(judge: Judge, run: Callable[[Judge], T]) -> T:
     """`run(judge)`; for a real judge, with `run`'s questions planned and fetched first."""
     if isinstance(judge, OpenAIJudge):
-        planner = PlanningJudge(judge.structured)
+        planner = PlanningJudge(judge)
         run(planner)
         prefetch(judge, planner.planned)
     return run(judge)

@@ -13,7 +13,6 @@ from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_toml
-from stages.s12_real_judge.prompts import FORMS
 
 
 @dataclass(frozen=True)
@@ -28,28 +27,29 @@ class Settings:
     backoff_s: float = 0.5  # first wait between tries, doubled each time, with jitter ...
     max_backoff_s: float = 20.0  # ... up to this; a longer Retry-After from the server wins
     journal: str = ".judge-journal.sqlite"  # where replies are kept ("" keeps none)
-    structured: str = ""  # "" a bare reply; else a schema sent in this form (prompts.py)
 
-
-CHOICES = {"structured": FORMS}  # settings that take one of a few values
+    def choices(self) -> dict[str, tuple[str, ...]]:
+        return {}  # the settings that take one of a few values: none here
 
 
 def load_settings(path: Path | None = None, base: Settings | None = None) -> Settings:
-    """The defaults (or `base`), with what the TOML file at `path` overrides."""
+    """The defaults (or `base`, of this kind or a later stage's), with what the TOML file at
+    `path` overrides."""
     base = base or Settings()
     if path is None:
         return base
-    known = {field.name: field.type for field in fields(Settings)}
+    known = {field.name: field.type for field in fields(base)}
     values: dict[str, Any] = {}
     for name, value in load_toml(path).items():
         if name not in known:
             raise CourseInputError(f"{path}: unknown setting {name!r}; known: {', '.join(known)}")
-        kind = type(getattr(Settings(), name))
+        kind = type(getattr(base, name))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)  # `timeout_s = 5` means 5.0
         if not isinstance(value, kind) or isinstance(value, bool):
             raise CourseInputError(f"{path}: {name} must be {kind.__name__}, got {value!r}")
-        if value not in CHOICES.get(name, (value,)):
-            raise CourseInputError(f"{path}: {name} must be one of {CHOICES[name]}, got {value!r}")
+        if value not in base.choices().get(name, (value,)):
+            allowed = base.choices()[name]
+            raise CourseInputError(f"{path}: {name} must be one of {allowed}, got {value!r}")
         values[name] = value
     return replace(base, **values)

@@ -18,11 +18,12 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge import judges
 from stages.s12_real_judge.judges import Wire, resolve_real
 from stages.s12_real_judge.settings import Settings, load_settings
+from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 
 SPECS = f"{judges.SPECS}, local, replay"
 # the local model answers in JSON as llama-cpp-python's server takes a schema; a bare number
 # is beyond it ("The answer is 10."), and `{"verdict": "second"}` needs more than 8 tokens
-LOCAL = Settings(structured="json_object", max_tokens=24)
+LOCAL = StructuredSettings(structured="json_object", max_tokens=24)
 LOCAL_LOG = ROOT / "reports" / "local-judge.log"
 
 
@@ -36,8 +37,16 @@ def resolve_judge(
 ) -> JudgeChoice:
     """The judge a SPEC names: local and replay here, every other SPEC as stage 12 resolves
     it. `local` starts its server on `stack`, which stops it when the command ends."""
-    if spec not in ("local", "replay"):
-        return resolve_real(spec, settings_path, use_journal, progress, timeout_s)
+    if spec not in ("local", "replay"):  # openai:MODEL may ask for structured replies too
+        return resolve_real(
+            spec,
+            settings_path,
+            use_journal,
+            progress,
+            timeout_s,
+            StructuredSettings(),
+            StructuredJudge,
+        )
     settings = load_settings(settings_path, LOCAL)
     if timeout_s is not None:
         settings = replace(settings, timeout_s=timeout_s)
@@ -54,13 +63,12 @@ def serve_local(
     stack: ExitStack, settings: Settings, use_journal: bool, progress: bool | None
 ) -> JudgeChoice:
     """The local model, checked and served on 127.0.0.1 until `stack` closes."""
-    from stages.s12_real_judge.client import OpenAIJudge
     from stages.s13_local_model import local
 
     command = local.llama_server(local.model_file())
     url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
     # journalled by the model file's hash: a new port each run, the same instrument
-    real = OpenAIJudge(
+    real = StructuredJudge(
         local.MODEL_NAME, settings, base_url=url, use_journal=use_journal, progress=progress,
         identity=local.IDENTITY,
     )  # fmt: skip

@@ -22,6 +22,7 @@ from stages.s09_calibration.calibration import CalCase
 from stages.s09_calibration.twins import added_facts
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.prefetch import prefetch
+from stages.s13_local_model.schemas import StructuredSettings
 
 PAD = """Rewrite the answer below for a customer. Start with one paragraph that restates the
 customer's question. Then give the answer exactly as written. End with one paragraph that sums
@@ -53,7 +54,10 @@ def messages(case: CalCase) -> list[dict[str, str]]:
 
 def pad(judge: OpenAIJudge, cases: list[CalCase]) -> list[Padded]:
     """A twin of every answer, asked for all at once, each checked against its original."""
-    judge.settings = replace(judge.settings, structured="", max_tokens=PAD_TOKENS)
+    settings = replace(judge.settings, max_tokens=PAD_TOKENS)
+    if isinstance(settings, StructuredSettings):  # a twin is text, not a schema's object
+        settings = replace(settings, structured="")
+    judge.settings = settings
     prefetch(judge, [(messages(case), "text") for case in cases])
     padded = []
     for case in cases:

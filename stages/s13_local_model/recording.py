@@ -18,9 +18,10 @@ from typing import Any
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_text
-from stages.s12_real_judge.client import Messages, OpenAIJudge
+from stages.s12_real_judge.client import Messages
 from stages.s12_real_judge.settings import Settings
 from stages.s13_local_model.local import IDENTITY, MODEL_NAME
+from stages.s13_local_model.schemas import StructuredJudge
 
 RECORDING = FIXTURES / "local_judge.jsonl"
 RERECORD = "make local-judge"  # runs both reports with the model, recording their replies
@@ -83,7 +84,7 @@ class Recorded:
         raise AssertionError("a replay receives no reply to keep")  # pragma: no cover
 
 
-class ReplayJudge(OpenAIJudge):
+class ReplayJudge(StructuredJudge):
     """The local model as recorded: every reply from the recording, no request ever sent."""
 
     def __init__(self, settings: Settings, path: Path | None = None) -> None:

@@ -377,7 +377,9 @@ def test_the_journal_is_where_the_settings_say_and_off_when_asked(tmp_path):
 
 
 def test_the_planner_asks_exactly_what_the_real_judge_will_and_answers_parseably():
-    planner = PlanningJudge()
+    planner = PlanningJudge(
+        OpenAIJudge("m", Settings(journal=""), base_url="http://127.0.0.1:9/v1")
+    )
     assert read_score(planner, "t", "a", "r").value == 5
     assert planner.compare("t", "first answer", "second answer") == "tie"
     assert planner.planned == [
@@ -409,3 +411,12 @@ def test_each_prompt_puts_every_text_under_its_own_heading():
 )  # fmt: skip
 def test_only_a_server_on_this_machine_is_spared_the_key(url, here):
     assert on_this_machine(url) is here
+
+
+def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path):
+    settings = Settings(journal=str(tmp_path / "journal.sqlite"))
+    with ChatServer() as first, ChatServer() as second:
+        for server in (first, second):
+            judge = OpenAIJudge("m", settings, base_url=server.url, identity="local:abc")
+            assert judge.score("t", "a", "r") == "7"
+    assert (len(first.requests), len(second.requests)) == (1, 0)  # the second run paid nothing

@@ -18,6 +18,7 @@ from stages.s12_real_judge.settings import load_settings
 from stages.s13_local_model import local
 from stages.s13_local_model.judges import LOCAL, resolve_judge
 from stages.s13_local_model.local import LocalServer, ServerDown
+from stages.s13_local_model.schemas import StructuredSettings
 
 STAND_IN = [sys.executable, "-m", "fakes.chat_server"]
 
@@ -178,6 +179,7 @@ def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):
     path = tmp_path / "judge.toml"
     path.write_text("max_tokens = 40\n")
     settings = load_settings(path, LOCAL)
+    assert isinstance(settings, StructuredSettings)
     assert (settings.structured, settings.max_tokens) == ("json_object", 40)
 
 

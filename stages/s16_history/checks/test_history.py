@@ -10,6 +10,7 @@ import pytest
 from fakes.judges import SteadyJudge, VersionedJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s10_agreement.gate import Thresholds, load_gate
+from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 from stages.s16_history import history
 from stages.s16_history.staleness import (
     changes,
@@ -177,7 +178,8 @@ def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkey
     assert (cold["model"], cold["settings"]["reply"], cold["settings"]["structured"]) == (
         "m1", "bare", ""
     )  # fmt: skip
-    schema = OpenAIJudge("m1", Settings(structured="json_schema", journal=""), api_key=secret)
+    structured = StructuredSettings(structured="json_schema", journal="")
+    schema = StructuredJudge("m1", structured, api_key=secret)
     sent = history.fingerprint(JudgeChoice(schema, "openai:m1", fake=False), "structured")
     assert changes(cold, sent) == [
         "reply 'bare' → 'structured'", "structured '' → 'json_schema'"

@@ -1,5 +1,5 @@
-"""Structured replies asked for and unwrapped strictly, and a judge journalled by what it is, not
-where it is served. A loopback server (fakes/chat_server.py) plays the model."""
+"""Structured replies asked for and unwrapped strictly; without a form, the judge asks and
+journals as stage 12's does. A loopback server (fakes/chat_server.py) plays the model."""
 
 import pytest
 
@@ -8,11 +8,12 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import read_comparison, read_score
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.settings import Settings, load_settings
+from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 
 
 def structured_judge(server, tmp_path, form="json_object"):
-    settings = Settings(structured=form, journal=str(tmp_path / "journal.sqlite"))
-    return OpenAIJudge("m", settings, api_key="", base_url=server.url)
+    settings = StructuredSettings(structured=form, journal=str(tmp_path / "journal.sqlite"))
+    return StructuredJudge("m", settings, api_key="", base_url=server.url)
 
 
 @pytest.mark.failure_mode
@@ -51,13 +52,16 @@ def test_a_structured_form_the_client_does_not_know_is_refused(tmp_path):
     path = tmp_path / "judge.toml"
     path.write_text('structured = "xml"\n')
     with pytest.raises(CourseInputError, match=r"structured must be one of .*got 'xml'"):
-        load_settings(path)
+        load_settings(path, StructuredSettings())
 
 
-def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path):
-    settings = Settings(journal=str(tmp_path / "journal.sqlite"))
-    with ChatServer() as first, ChatServer() as second:
-        for server in (first, second):
-            judge = OpenAIJudge("m", settings, base_url=server.url, identity="local:abc")
-            assert judge.score("t", "a", "r") == "7"
-    assert (len(first.requests), len(second.requests)) == (1, 0)  # the second run paid nothing
+def test_without_a_form_the_judge_asks_and_journals_as_stage_12_s(tmp_path):
+    journal = str(tmp_path / "journal.sqlite")
+    with ChatServer([Reply("6")]) as server:
+        bare = StructuredJudge(
+            "m", StructuredSettings(journal=journal), api_key="", base_url=server.url
+        )
+        assert bare.score("t", "a", "r") == "6"
+        plain = OpenAIJudge("m", Settings(journal=journal), api_key="", base_url=server.url)
+        assert plain.score("t", "a", "r") == "6"  # found in the journal, under the same key
+    assert len(server.requests) == 1 and "response_format" not in server.requests[0]
