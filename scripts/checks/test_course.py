@@ -359,9 +359,11 @@ def changed_files():
     return listed.stdout
 
 
-def test_progress_names_the_stage_and_counts_the_checks_it_ran():
+def test_progress_names_the_stage_and_counts_the_checks_it_ran(tmp_path):
     before = changed_files()
-    result = progress("stages/s01_model/checks/test_model.py")
+    checks = tmp_path / "test_three.py"  # a few quick checks: the count is what is checked
+    checks.write_text("".join(f"def test_{n}():\n    pass\n\n\n" for n in range(3)))
+    result = progress(str(checks))
     assert result.returncode == 0, result.stdout + result.stderr
     last = STAGES[-1]
     first_line = (
@@ -371,7 +373,7 @@ def test_progress_names_the_stage_and_counts_the_checks_it_ran():
     # the count pytest reports is the number of checks in that file, collected separately
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=",
-         "-p", "no:cacheprovider", "stages/s01_model/checks/test_model.py"],
+         "-p", "no:cacheprovider", str(checks)],
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.count("::")  # fmt: skip
     counted = re.search(r"^checks: (\d+) passed, 0 failed, of (\d+) ", result.stdout, re.M)

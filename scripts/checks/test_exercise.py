@@ -75,6 +75,8 @@ def test_a_fresh_checkout_credits_none_and_names_the_next_exercise(tmp_path):
     assert "hint: " in shown.stdout and not record.exists()  # showing credits nothing
 
 
+# >>> main
+# A tag leaves this to the course check, whose scripted student does all of it at each tag.
 def test_a_scripted_student_is_credited_exactly_the_prediction_and_the_check(tmp_path):
     tree, record = a_copy(tmp_path), tmp_path / "student.json"
     predicted, written = first("predict"), first("write")
@@ -109,6 +111,7 @@ def test_a_scripted_student_is_credited_exactly_the_prediction_and_the_check(tmp
     assert predicted.check in entry["red"]  # the claimed check turned red all the same
 
 
+# <<<
 def test_a_stub_is_shown_and_a_check_that_misses_the_bug_gets_the_second_hint(tmp_path):
     tree, record, written = a_copy(tmp_path), tmp_path / "student.json", first("write")
     (tree / written.check_file).write_text(a_stub(written), encoding="utf-8")
