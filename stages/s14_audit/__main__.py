@@ -26,8 +26,9 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable
 from stages.s08_eval.levels import PASS_MARK
 from stages.s14_audit.audit import audit as audit_file
-from stages.s14_audit.audit import outputs_for, render, summary
+from stages.s14_audit.audit import outputs_for
 from stages.s14_audit.rows import Columns
+from stages.s14_audit.summary import render, summary
 
 REPORTS = ROOT / "reports"
 DEMO_FILE = FIXTURES / "team_scores.csv"
@@ -74,13 +75,13 @@ def main() -> int:
     review, skipped = short(found.out.review), short(found.out.skipped)
     if args.json:
         files = {"review_queue": review, "skipped_file": skipped}
-        print(json.dumps({**result, **files}, sort_keys=True))
+        print(json.dumps({**result.to_json(), **files}, sort_keys=True))
     else:
         print(render(args.file.name, result, args.gate, review, skipped))
-    if result["rows"] == 0:
+    if result.rows == 0:
         print("error: no usable row: nothing was audited", file=sys.stderr)
         return 1
-    return 1 if result["not_evaluated"] else 0
+    return 1 if result.not_evaluated else 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Audit scores an engineer already has: a CSV or JSONL file, columns named on the command line.
 
-What it measures: the length confound (does the score follow the answer's length?) and, when
-human labels are there, kappa at the gate with a review queue of the disagreements. Each
-measure ends found, not found or not evaluated (stage 8's findings.py), on the evidence of
-the rows it could use out of the rows in the file.
+What it reads for the measures of summary.py: the length confound (does the score follow
+the answer's length?) and, when human labels are there, kappa at the gate with a review
+queue of the disagreements. Each measure ends found, not found or not evaluated (stage 8's
+findings.py), on the evidence of the rows it could use out of the rows in the file.
 
 Every data row is either measured or named (rows.py and cells.py hold the rules of
 reading). A row that breaks a rule is counted, and written with its number and its problem to
@@ -26,14 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.findings import Evidence, Finding
-from stages.s09_calibration.report import interval, number
-from stages.s10_agreement.agreement import trust
-from stages.s10_agreement.correlation import length_confound
-from stages.s10_agreement.kappa import kappa_from_table
-from stages.s11_correction.correction import Tally, corrected, pass_rate
-from stages.s11_correction.estimates import Estimate, heading
-from stages.s11_correction.estimates import lines as rate_lines
+from stages.s11_correction.correction import Tally
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 
@@ -140,30 +133,6 @@ def _take(
     found.lengths.append(length)
 
 
-def summary(found: Audit, columns: Columns) -> dict[str, Any]:
-    """The measures, each with its state, on the evidence of the rows measured."""
-    evidence = Evidence(found.rows, found.data_rows)
-    result: dict[str, Any] = {
-        "data_rows": found.data_rows,
-        "rows": found.rows,
-        "skipped": found.skipped,
-        "problems": found.problems,
-        "length_confound": length_confound(found.lengths, found.scores, evidence).to_json(),
-    }
-    if columns.human:
-        t = found.tally()
-        labelled = Evidence(t.labelled, t.labelled + found.skipped)
-        agreement = trust(kappa_from_table(found.table), labelled).to_json()
-        result["calibration"] = {**agreement, "disagreements": found.disagreements}
-        result["pass_rate"] = corrected(t, pass_rate(t))
-    result["not_evaluated"] = [
-        name
-        for name in ("length_confound", "calibration", "pass_rate")
-        if name in result and result[name]["state"] == Finding.NOT_EVALUATED
-    ]
-    return result
-
-
 # ---- outputs written only on success -----------------------------------------------------
 
 
@@ -190,47 +159,3 @@ def written_on_success(out: Outputs) -> Iterator[tuple[TextIO, TextIO]]:
             handle.close()
             name.unlink(missing_ok=True)
         raise
-
-
-def render(name: str, result: dict[str, Any], gate: float, review: str, skipped: str) -> str:
-    """The text report: the counts, the first skipped rows, each measure, where the files are."""
-    lines = [
-        f"audit of {name}: {result['data_rows']} rows, {result['rows']} measured, "
-        f"{result['skipped']} skipped"
-    ]
-    lines += [f"  skipped {problem}" for problem in result["problems"]]
-    if result["skipped"] > len(result["problems"]):
-        lines.append(f"  ... and {result['skipped'] - len(result['problems'])} more")
-    lines.append(f"every skipped row, with its problem: {skipped}")
-    for key, label, figures in measures(result, gate):
-        if key in result["not_evaluated"]:
-            lines.append(f"{label}: NOT EVALUATED — {result[key]['reason']}")
-        else:
-            lines.append(f"{label}: {figures} — {result[key]['verdict']}")
-    if "pass_rate" in result:
-        rate = result["pass_rate"]
-        shown = f"human labels on {rate['labelled']} of {rate['labelled'] + rate['unlabelled']}"
-        lines.append(heading(f"pass rate, {shown} measured rows"))
-        lines += rate_lines([Estimate(**e) for e in rate["estimates"]])
-        if rate["state"] == Finding.NOT_EVALUATED:
-            lines.append("corrected pass rate: NOT EVALUATED — neither correction could be made")
-    lines.append(f"review queue (the disagreements): {review}")
-    return "\n".join(lines)
-
-
-def measures(result: dict[str, Any], gate: float) -> list[tuple[str, str, str]]:
-    """(key in the result, label, figures) for each measure the audit made."""
-    confound = result["length_confound"]
-    correlation = (
-        f"spearman {number(confound['spearman'])} {interval(confound['ci'])}, "
-        f"pearson {number(confound['pearson'])}"
-    )
-    found = [("length_confound", "length confound", correlation)]
-    if "calibration" in result:
-        c = result["calibration"]
-        kappa = (
-            f"kappa {number(c['kappa'])} (observed {number(c['observed'])}, by chance "
-            f"{number(c['expected'])}), {c['disagreements']} disagreements"
-        )
-        found.append(("calibration", f"agreement with people at gate {gate:g}", kappa))
-    return found

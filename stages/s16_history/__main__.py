@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ from stages.s16_history.canary import (
     unfinished,
 )
 from stages.s16_history.history_report import plots, table
+from stages.s16_history.records import Command
 from stages.s16_history.staleness import history_rules
 
 NEEDED = ("kappa_ci", "verbosity_ci", "flips")  # a calibration without these is not recorded
@@ -94,9 +96,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     writable(args.history, "--history")
     with ExitStack() as stack:
         chosen, run, down = commands.measure_gate(args, stack, WIRE)
-    new = history.with_threshold(history.entry("calibrate", chosen, args.reply, run), records)
+    made = history.entry(Command.CALIBRATE, chosen, args.reply, run)
+    new = history.with_threshold(made, records)
     print("\n".join(table([new])[1:]))
-    missing = [name for name in NEEDED if new["figures"][name] is None]
+    missing = [name for name in NEEDED if getattr(new.figures, name) is None]
     if down is not None or missing:
         why = f"the judge is {down}" if down else f"{', '.join(missing)} not evaluated"
         print(f"error: not recorded: {why}; calibrate again", file=sys.stderr)
@@ -112,7 +115,7 @@ def run_gate(args: argparse.Namespace) -> int:
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
         chosen, run, down = commands.measure_gate(args, stack, WIRE)
         status = emit_gate(run, limits, args.config, Reply(args.reply), down)
-        now = history.entry("gate", chosen, args.reply, run)
+        now = history.entry(Command.GATE, chosen, args.reply, run)
         rules = history_rules(records, now, limits)
         if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts
             fresh = asked_anew(args.judge, args.judge_config, args.judge_timeout, stack)
@@ -124,7 +127,7 @@ def run_gate(args: argparse.Namespace) -> int:
         print(f"  {'pass' if rule.passed else 'FAIL'}  {rule.name}: {rule.value}{limit}")
     failed = sum(not rule.passed for rule in rules)
     print(f"{'FAILED' if failed else 'passed'}: {len(rules) - failed} of {len(rules)} rules")
-    history.append(args.history, {**now, "passed": not (failed or status)})
+    history.append(args.history, replace(now, passed=not (failed or status)))
     return 1 if failed or status else 0
 
 
@@ -146,7 +149,8 @@ def run_history(args: argparse.Namespace) -> int:
         raise CourseInputError(f"history {args.file}: no such file (calibrate --history makes it)")
     folder(args.plots, "--plots")  # checked before the history is read
     records = history.load(args.file)
-    print(json.dumps(records, sort_keys=True) if args.json else "\n".join(table(records)))
+    shown = json.dumps([r.to_json() for r in records], sort_keys=True)
+    print(shown if args.json else "\n".join(table(records)))
     if args.plots is not None:
         for path in plots(records, args.plots):
             print(f"plot written to {short(path)}", file=sys.stderr)

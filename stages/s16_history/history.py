@@ -14,16 +14,17 @@
                      (the judge's mean score of each calibration answer, for `windows`)
 
 A calibration whose fingerprint differs from the one before it starts a new baseline, and
-its record also keeps the flip threshold later runs are held to, with how it was set.
+its record also keeps the flip threshold later runs are held to, with how it was set. The
+records, and how a line is read and refused, are in records.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_jsonl
@@ -35,11 +36,7 @@ from stages.s10_agreement.kappa import kappa_interval
 from stages.s10_agreement.people import AgreedRun
 from stages.s10_agreement.rubrics import Rubric, prompt
 from stages.s12_real_judge import prompts
-
-COMMANDS = ("calibrate", "gate")
-FIELDS = ("when", "command", "fingerprint", "calibration_set", "figures")
-FIGURES = ("kappa", "verbosity", "concise", "flips", "swap_consistency", "unscored_share")
-KEPT = (*FIGURES, "kappa_ci", "verbosity_ci", "concise_ci", "of")  # what a record's figures hold
+from stages.s16_history.records import Command, Entry, Figures, Fingerprint, FlipThreshold
 
 
 def digest(*texts: str) -> str:
@@ -47,110 +44,94 @@ def digest(*texts: str) -> str:
     return hashlib.sha256("\x00".join(texts).encode()).hexdigest()[:16]
 
 
-def fingerprint(choice: JudgeChoice, reply: str) -> dict[str, Any]:
+def fingerprint(choice: JudgeChoice, reply: str) -> Fingerprint:
     """What makes the judge this instrument. A judge behind stage 12's guard is read inside."""
     inner = getattr(choice.judge, "judge", choice.judge)
     settings = getattr(inner, "settings", None)
     sent = inner.reply_settings() if hasattr(inner, "reply_settings") else {}
     wire = [repr(getattr(prompts, name)) for name in sorted(dir(prompts)) if name.isupper()]
-    return {
-        "spec": choice.name,
-        "model": str(getattr(inner, "model", choice.name)),
+    return Fingerprint(
+        spec=choice.name,
+        model=str(getattr(inner, "model", choice.name)),
         # a local model is known by its file's hash, not by the port it was served on
-        "endpoint": str(getattr(inner, "identity", getattr(inner, "endpoint", "in process"))),
-        "settings": {**sent, "reply": reply, "structured": getattr(settings, "structured", "")},
-        "prompts": digest(*wire) if hasattr(inner, "endpoint") else "none: asked in process",
-        "rubric": digest(prompt(Rubric.OPEN, "", ())),
-    }
+        endpoint=str(getattr(inner, "identity", getattr(inner, "endpoint", "in process"))),
+        settings={**sent, "reply": reply, "structured": getattr(settings, "structured", "")},
+        prompts=digest(*wire) if hasattr(inner, "endpoint") else "none: asked in process",
+        rubric=digest(prompt(Rubric.OPEN, "", ())),
+    )
 
 
 def calibration_set() -> str:
     return digest(*(path.read_text(encoding="utf-8") for path in (CALIBRATION_FILE, TWINS_FILE)))
 
 
-def figures(run: AgreedRun) -> dict[str, Any]:
+def figures(run: AgreedRun) -> Figures:
     """The figures of one calibration run, as the history keeps them."""
     scored = [(person, score) for (_, score), person in zip(
         run.series.original, run.series.human_pass, strict=True
     ) if score is not None]  # fmt: skip
     people, judged = [p for p, _ in scored], [s >= PASS_MARK for _, s in scored]
     v, c, calls = run.verbosity, run.concise, run.judge.calls
-    return {
-        "kappa": run.calibration.kappa,
-        "kappa_ci": kappa_interval(people, judged),
-        "verbosity": v.mean_delta,
-        "verbosity_ci": v.ci,
-        "concise": c.mean_delta,
-        "concise_ci": c.ci,
-        "flips": v.flips if v.verdict is not None else None,
-        "of": v.n,
-        "swap_consistency": run.pairwise.swap_consistency,
-        "unscored_share": run.unscored.count / calls if calls else None,
-        "scores": [score for _, score in scored],
-    }
+    return Figures(
+        kappa=run.calibration.kappa,
+        kappa_ci=kappa_interval(people, judged),
+        verbosity=v.mean_delta,
+        verbosity_ci=v.ci,
+        concise=c.mean_delta,
+        concise_ci=c.ci,
+        flips=v.flips if v.verdict is not None else None,
+        of=v.n,
+        swap_consistency=run.pairwise.swap_consistency,
+        unscored_share=run.unscored.count / calls if calls else None,
+        scores=tuple(score for _, score in scored),
+    )
 
 
-def entry(command: str, choice: JudgeChoice, reply: str, run: AgreedRun) -> dict[str, Any]:
+def entry(command: Command, choice: JudgeChoice, reply: str, run: AgreedRun) -> Entry:
     """The record of one run; `when` is now, to the second, in UTC."""
     now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    return {
-        "when": now,
-        "command": command,
-        "fingerprint": fingerprint(choice, reply),
-        "calibration_set": calibration_set(),
-        "figures": json.loads(json.dumps(figures(run))),  # tuples as JSON holds them
-    }
+    return Entry(now, command, fingerprint(choice, reply), calibration_set(), figures(run))
 
 
-def load(path: Path) -> list[dict[str, Any]]:
+def load(path: Path) -> list[Entry]:
     """The records of a history file, oldest first; none when the file does not exist yet.
-    A record without a field it needs is an error naming its line."""
+    A line that is not a record is an error naming the file and the record's number."""
     if not path.exists():
         return []
-    records = read_jsonl(path)
-    for number, record in enumerate(records, start=1):
-        missing = [name for name in FIELDS if name not in record]
-        if missing or record["command"] not in COMMANDS:
-            why = f"lacks {missing[0]!r}" if missing else f"command {record['command']!r}"
-            raise CourseInputError(f"{path}: record {number} {why}: not a calibration history")
-        if not isinstance(record["fingerprint"], dict) or not isinstance(record["figures"], dict):
-            raise CourseInputError(f"{path}: record {number}: fingerprint and figures are objects")
-        lacking = [name for name in KEPT if name not in record["figures"]]
-        if lacking:
-            raise CourseInputError(f"{path}: record {number}: figures lack {lacking[0]!r}")
-    return records
+    lines = enumerate(read_jsonl(path), start=1)
+    return [Entry.from_json(line, f"{path}: record {number}") for number, line in lines]
 
 
-def calibrations(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [record for record in records if record["command"] == "calibrate"]
+def calibrations(records: list[Entry]) -> list[Entry]:
+    return [record for record in records if record.command == Command.CALIBRATE]
 
 
-def baseline(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def baseline(records: list[Entry]) -> Entry | None:
     """The first calibration of the judge as last calibrated: later runs are held to it."""
     found = calibrations(records)
     if not found:
         return None
-    last = found[-1]["fingerprint"], found[-1]["calibration_set"]
-    same = [r for r in found if (r["fingerprint"], r["calibration_set"]) == last]
+    last = found[-1].fingerprint, found[-1].calibration_set
+    same = [r for r in found if (r.fingerprint, r.calibration_set) == last]
     return same[0]
 
 
-def with_threshold(new: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+def with_threshold(new: Entry, records: list[Entry]) -> Entry:
     """A calibration that starts a baseline keeps the flip threshold, and how it was set."""
-    if new["command"] != "calibrate" or baseline([*records, new]) is not new:
+    if new.command != Command.CALIBRATE or baseline([*records, new]) is not new:
         return new
-    flips, of = new["figures"]["flips"], new["figures"]["of"]
+    flips, of = new.figures.flips, new.figures.of
     if flips is None or not of:
         how = "not set: this calibration's flips were not evaluated"
-        return {**new, "flip_threshold": {"share": None, "how": how}}
+        return replace(new, flip_threshold=FlipThreshold(None, how))
     how = f"the share of this first calibration, {flips} of {of}: a later run may not flip more"
-    return {**new, "flip_threshold": {"share": flips / of, "how": how}}
+    return replace(new, flip_threshold=FlipThreshold(flips / of, how))
 
 
-def append(path: Path, record: dict[str, Any]) -> None:
-    """Add one line to the history; the lines before it are never rewritten."""
+def append(path: Path, record: Entry) -> None:
+    """Add one line to the history (record.to_json); the lines before it are never rewritten."""
     try:
         with path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, sort_keys=True) + "\n")
+            handle.write(json.dumps(record.to_json(), sort_keys=True) + "\n")
     except OSError as error:
         raise CourseInputError(f"--history {path}: cannot write ({error.strerror})") from None

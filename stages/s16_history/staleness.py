@@ -17,38 +17,37 @@ A rule whose figure is missing, now or in the baseline, fails as not evaluated.
 
 from __future__ import annotations
 
-from typing import Any
-
 from stages.s09_calibration.report import interval
 from stages.s10_agreement.gate import Rule, Thresholds
 from stages.s16_history.history import baseline, calibrations
+from stages.s16_history.records import Entry, Figures, Fingerprint, FlipThreshold
 
 SAME, KAPPA, SHIFT, FLIPS = "same judge as calibrated", "kappa held", "verbosity held", "flips"
 PARTS = ("model", "endpoint", "spec", "prompts", "rubric")  # named in this order
 
 
-def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def changes(before: Fingerprint, after: Fingerprint) -> list[str]:
     """Each part of a fingerprint that differs, as "part old → new", the model first."""
-    found = [f"{key} {before.get(key)} → {after.get(key)}" for key in PARTS
-             if before.get(key) != after.get(key)]  # fmt: skip
-    old, new = before.get("settings", {}), after.get("settings", {})
+    found = [f"{key} {getattr(before, key)} → {getattr(after, key)}" for key in PARTS
+             if getattr(before, key) != getattr(after, key)]  # fmt: skip
+    old, new = before.settings, after.settings
     found += [f"{key} {old.get(key)!r} → {new.get(key)!r}" for key in sorted(set(old) | set(new))
               if old.get(key) != new.get(key)]  # fmt: skip
     return found
 
 
-def same_judge(calibrated: dict[str, Any], now: dict[str, Any]) -> Rule:
-    differ = changes(calibrated["fingerprint"], now["fingerprint"])
-    if calibrated["calibration_set"] != now["calibration_set"]:
+def same_judge(calibrated: Entry, now: Entry) -> Rule:
+    differ = changes(calibrated.fingerprint, now.fingerprint)
+    if calibrated.calibration_set != now.calibration_set:
         differ.append("calibration set changed")
-    value = f"the judge calibrated {calibrated['when']}"
+    value = f"the judge calibrated {calibrated.when}"
     if differ:
         value = f"calibration stale: {'; '.join(differ)}; recalibrate"
     return Rule(SAME, value, "fingerprint of the last calibration", not differ)
 
 
-def kappa_held(first: dict[str, Any], now: dict[str, Any], limits: Thresholds) -> Rule:
-    ci, then = now["kappa_ci"], first["kappa"]
+def kappa_held(first: Figures, now: Figures, limits: Thresholds) -> Rule:
+    ci, then = now.kappa_ci, first.kappa
     if ci is None or then is None:
         return Rule(KAPPA, "not evaluated (no kappa interval, now or in the baseline)", "", False)
     limit = f"reaches the gate's {limits.min_kappa:.2f} and the baseline's {then:.2f}"
@@ -63,40 +62,38 @@ def moved_away(first: tuple[float, float], now: tuple[float, float]) -> bool:
     return now[0] > max(first[1], 0) or now[1] < min(first[0], 0)
 
 
-def verbosity_held(first: dict[str, Any], now: dict[str, Any]) -> Rule:
-    ci, then = now["verbosity_ci"], first["verbosity_ci"]
+def verbosity_held(first: Figures, now: Figures) -> Rule:
+    ci, then = now.verbosity_ci, first.verbosity_ci
     if ci is None or then is None:
         why = "not evaluated (no verbosity interval, now or in the baseline)"
         return Rule(SHIFT, why, "", False)
-    away = moved_away(tuple(then), tuple(ci))
+    away = moved_away(then, ci)
     value = f"{interval(ci)}{', moved away from zero' if away else ''}"
     return Rule(SHIFT, value, f"not wholly beyond the baseline's {interval(then)}", not away)
 
 
-def flips_held(start: dict[str, Any], now: dict[str, Any]) -> Rule:
-    unset = {"share": None, "how": "not recorded in the baseline"}
-    threshold = start.get("flip_threshold") or unset
-    flips, of, share = now["flips"], now["of"], threshold["share"]
+def flips_held(kept: FlipThreshold | None, now: Figures) -> Rule:
+    """`kept`: the baseline's threshold, None when it has none."""
+    threshold = kept or FlipThreshold(None, "not recorded in the baseline")
+    flips, of, share = now.flips, now.of, threshold.share
     if share is None:
-        return Rule(FLIPS, f"not evaluated (threshold {threshold['how']})", "", False)
+        return Rule(FLIPS, f"not evaluated (threshold {threshold.how})", "", False)
     if flips is None or not of:
         return Rule(FLIPS, "not evaluated (no flips measured in this run)", "", False)
-    limit = f"at most {share:.2f}, {threshold['how']}"
+    limit = f"at most {share:.2f}, {threshold.how}"
     return Rule(FLIPS, f"{flips / of:.2f} ({flips} of {of})", limit, flips / of <= share)
 
 
-def history_rules(
-    records: list[dict[str, Any]], now: dict[str, Any], limits: Thresholds
-) -> list[Rule]:
+def history_rules(records: list[Entry], now: Entry, limits: Thresholds) -> list[Rule]:
     """The history's rules for the run `now` (not yet in `records`)."""
     start = baseline(records)
     if start is None:
         why = "not evaluated (no calibration in the history: run calibrate --history first)"
         return [Rule(name, why, "", False) for name in (SAME, KAPPA, SHIFT, FLIPS)]
-    first, figures = start["figures"], now["figures"]
+    first, figures = start.figures, now.figures
     return [
         same_judge(calibrations(records)[-1], now),
         kappa_held(first, figures, limits),
         verbosity_held(first, figures),
-        flips_held(start, figures),
+        flips_held(start.flip_threshold, figures),
     ]

@@ -74,7 +74,7 @@ def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
             raise CourseInputError(f"--history {args.history}: no such file")
         runs = enumerate(history.load(args.history), start=1)
         return {short(args.history): [
-            Window(f"run {i} ({r['when']})", tuple(r["figures"]["scores"]), 0) for i, r in runs
+            Window(f"run {i} ({r.when})", r.figures.scores, 0) for i, r in runs
         ]}  # fmt: skip
     if args.files:
         return {"your windows": [read_window(path, args.score_col) for path in args.files]}

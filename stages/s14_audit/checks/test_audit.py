@@ -18,8 +18,9 @@ from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Evidence
 from stages.s10_agreement.correlation import length_confound
 from stages.s14_audit.__main__ import DEMO
-from stages.s14_audit.audit import Outputs, audit, summary, written_on_success
+from stages.s14_audit.audit import Outputs, audit, written_on_success
 from stages.s14_audit.rows import Columns
+from stages.s14_audit.summary import Summary, render, summary
 
 THEIRS = [
     [1, "short", 3, "fail"], [2, "a much longer reply", 8, "pass"],
@@ -68,7 +69,7 @@ def test_the_audit_counts_and_names_bad_rows_and_measures_the_rest(tmp_path):
     path = tmp_path / "theirs.csv"
     write_csv(path, THEIRS)
     found = audit(path, GRADED, 7, tmp_path)
-    result = summary(found, GRADED)
+    result = summary(found, GRADED).to_json()
     assert (result["data_rows"], result["rows"], result["skipped"]) == (7, 4, 3)
     assert result["problems"] == [
         "row 4: score 'n/a' in column 'judge_grade' is not a decimal number like 7, -1.5 or .5",
@@ -92,7 +93,7 @@ def test_the_audit_counts_and_names_bad_rows_and_measures_the_rest(tmp_path):
 def test_the_audit_measures_are_the_stage_measures_on_the_rows_it_kept(tmp_path):
     path = tmp_path / "theirs.csv"
     write_csv(path, THEIRS)
-    result = summary(audit(path, GRADED, 7, tmp_path), GRADED)
+    result = summary(audit(path, GRADED, 7, tmp_path), GRADED).to_json()
     # rows 2, 3, 5 and 8 kept: len("short") 5, "a much longer reply" 19, "longer still, and
     # then some" 27, "medium reply" 12; their scores 3, 8, 9, 7
     kept = length_confound([5.0, 19.0, 27.0, 12.0], [3.0, 8.0, 9.0, 7.0], Evidence(4, 7))
@@ -104,12 +105,30 @@ def test_the_audit_reads_jsonl_and_a_length_column(tmp_path):
     path = tmp_path / "scores.jsonl"
     rows = [{"s": 1, "n": 10}, {"s": 2, "n": 20}, {"s": 3, "n": 40}, "oops", {"s": 4, "n": 80}]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n{broken\n")
-    result = summary(audit(path, Columns("s", length="n"), 7, tmp_path), Columns("s", length="n"))
+    columns = Columns("s", length="n")
+    result = summary(audit(path, columns, 7, tmp_path), columns).to_json()
     assert (result["data_rows"], result["rows"], result["skipped"]) == (6, 4, 2)
     assert result["problems"][0] == 'row 4: not a JSON object: "oops"'
     assert result["problems"][1].startswith("row 6: not JSON (")
     assert result["length_confound"]["spearman"] == pytest.approx(1.0)
     assert "calibration" not in result
+
+
+def test_a_summary_read_back_from_its_json_is_the_record_it_came_from(tmp_path):
+    labelled, plain = tmp_path / "theirs.csv", tmp_path / "scores.jsonl"
+    write_csv(labelled, THEIRS)
+    plain.write_text("".join(json.dumps({"s": 5, "n": n}) + "\n" for n in (10, 20, 40, 80)))
+    for path, columns in ((labelled, GRADED), (plain, Columns("s", length="n"))):
+        record = summary(audit(path, columns, 7, tmp_path), columns)
+        printed = json.loads(json.dumps(record.to_json()))  # as --json prints it
+        assert Summary.from_json(printed) == record
+    # one score for every length: no correlation is defined, and none is needed. The figures
+    # are None in the record, null in the JSON and n/a in the text, never 0
+    assert record.calibration is None and record.pass_rate is None
+    assert (record.length_confound.spearman, record.length_confound.pearson) == (None, None)
+    assert printed["length_confound"]["spearman"] is None and "calibration" not in printed
+    shown = render("scores.jsonl", record, 7, "r", "s")
+    assert "length confound: spearman n/a n/a, pearson n/a — the score never varies" in shown
 
 
 @pytest.mark.failure_mode

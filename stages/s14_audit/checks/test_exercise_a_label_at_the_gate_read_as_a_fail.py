@@ -10,8 +10,9 @@ bug planted; then run `make exercise ID=a-label-at-the-gate-read-as-a-fail` agai
 import pytest
 
 # >>> main
-from stages.s14_audit.audit import audit, summary
+from stages.s14_audit.audit import audit
 from stages.s14_audit.rows import Columns
+from stages.s14_audit.summary import summary
 
 # <<<
 
@@ -31,9 +32,10 @@ def test_a_label_at_the_gate_read_as_a_fail(tmp_path):
     found = audit(path, columns, 7, tmp_path / "out")
     # at the gate of 7 both say pass on rows 2 and 3 (7 and 9), fail on rows 4 and 5
     assert found.table == [[2, 0], [0, 2]]  # [person][judge]: no disagreement
-    calibration = summary(found, columns)["calibration"]
+    calibration = summary(found, columns).calibration
     # observed 4 / 4 = 1; by chance 0.5 * 0.5 + 0.5 * 0.5 = 0.5; kappa (1 - 0.5) / 0.5 = 1
-    assert (calibration["kappa"], calibration["disagreements"]) == (1.0, 0)
+    assert calibration is not None
+    assert (calibration.kappa, calibration.disagreements) == (1.0, 0)
     assert found.out.review.read_text() == ""  # nothing for a person to review
     return
     # <<<

@@ -3,6 +3,7 @@ update fails on its figures and its canaries; an unchanged judge (the mirrored h
 even a biased one, since the history measures change, not quality."""
 
 import json
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s10_agreement.gate import Thresholds, load_gate
 from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 from stages.s16_history import history
+from stages.s16_history.records import FIGURES, Command, Entry, Figures, Fingerprint, FlipThreshold
 from stages.s16_history.staleness import (
     changes,
     flips_held,
@@ -51,6 +53,25 @@ def run(cli, command, path, judge, *more):
     return cli("stages.s16_history", command, "--history", str(path), "--judge", judge, *more)
 
 
+def figures(**given):
+    """Figures with every figure not measured (None), N of 40 and no scores, but those given."""
+    nothing = {f.name: None for f in fields(Figures)}
+    return Figures(**{**nothing, "of": 40, "scores": (), **given})
+
+
+def fingerprint(**given):
+    """A judge's fingerprint: model m, no settings, but those given."""
+    parts = {"spec": "s", "model": "m", "endpoint": "e", "settings": {}, "prompts": "p"}
+    return Fingerprint(**{**parts, "rubric": "r", **given})
+
+
+def entry(command="calibrate", print_=None, calibration_set="s", **given):
+    """A record of one run, `given` its figures."""
+    return Entry(
+        "then", Command(command), print_ or fingerprint(), calibration_set, figures(**given)
+    )
+
+
 def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
@@ -65,9 +86,9 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
     quoted = [line for line in lesson.splitlines() if line.startswith("  FAIL  same judge")]
     assert len(quoted) == 1 and quoted[0] in changed.stdout.splitlines()
     records = history.load(path)
-    assert [r["command"] for r in records] == ["calibrate", "gate", "gate"]
-    assert [r["fingerprint"]["model"] for r in records] == ["shop-judge"] * 2 + ["shop-judge-2"]
-    assert records[2]["passed"] is False and "flip_threshold" in records[0]
+    assert [r.command for r in records] == ["calibrate", "gate", "gate"]
+    assert [r.fingerprint.model for r in records] == ["shop-judge"] * 2 + ["shop-judge-2"]
+    assert records[2].passed is False and records[0].flip_threshold is not None
     # the newest record is the other model's failed gate; the judge calibrated is unchanged
     again = run(cli, "gate", path, VERSIONED)
     assert again.returncode == 0, again.stdout
@@ -88,7 +109,7 @@ def test_a_silent_update_under_the_same_name_fails_on_its_figures_and_canaries(
     assert {"kappa held", "verbosity held", "flips", "canaries"} <= failed
     assert "same judge as calibrated" not in failed
     records = history.load(path)
-    assert records[0]["fingerprint"] == records[1]["fingerprint"]
+    assert records[0].fingerprint == records[1].fingerprint
 
 
 def test_an_unchanged_biased_judge_holds_its_history_though_it_fails_the_gate(cli, tmp_path):
@@ -116,31 +137,31 @@ def test_moved_away_means_wholly_beyond_the_baseline_on_the_far_side_from_zero()
 @pytest.mark.failure_mode
 def test_each_history_rule_holds_fails_or_is_not_evaluated_and_never_passes_on_nothing():
     limits = Thresholds(fail_on_verbosity_bias=True, max_flip_rate=0.05, min_kappa=0.60)
-    first = {"kappa": 0.67, "verbosity_ci": (-0.1, 0.1)}
-    held = kappa_held(first, {"kappa_ci": (0.30, 0.67)}, limits)  # reaches both, just
+    first = figures(kappa=0.67, verbosity_ci=(-0.1, 0.1))
+    held = kappa_held(first, figures(kappa_ci=(0.30, 0.67)), limits)  # reaches both, just
     assert held.passed and held.value == "[+0.30, +0.67]"
     assert held.limit == "reaches the gate's 0.60 and the baseline's 0.67"
-    lower = kappa_held(first, {"kappa_ci": (0.30, 0.62)}, limits)
+    lower = kappa_held(first, figures(kappa_ci=(0.30, 0.62)), limits)
     assert not lower.passed and lower.value == "[+0.30, +0.62], wholly below the baseline"
-    worst = kappa_held(first, {"kappa_ci": (0.10, 0.50)}, limits)
+    worst = kappa_held(first, figures(kappa_ci=(0.10, 0.50)), limits)
     assert worst.value == "[+0.10, +0.50], wholly below the gate and the baseline"
-    same = verbosity_held(first, {"verbosity_ci": (0.05, 0.3)})
+    same = verbosity_held(first, figures(verbosity_ci=(0.05, 0.3)))
     assert same.passed and same.value == "[+0.05, +0.30]"
-    moved = verbosity_held(first, {"verbosity_ci": (0.15, 0.3)})
+    moved = verbosity_held(first, figures(verbosity_ci=(0.15, 0.3)))
     assert not moved.passed and moved.value == "[+0.15, +0.30], moved away from zero"
-    start = {"flip_threshold": {"share": 0.05, "how": "the first calibration's"}}
-    assert flips_held(start, {"flips": 2, "of": 40}).passed  # 0.05: at the threshold
-    over = flips_held(start, {"flips": 3, "of": 40})
+    kept = FlipThreshold(0.05, "the first calibration's")
+    assert flips_held(kept, figures(flips=2)).passed  # 2 of 40 is 0.05: at the threshold
+    over = flips_held(kept, figures(flips=3))
     assert not over.passed and over.value == "0.07 (3 of 40)"
     assert over.limit == "at most 0.05, the first calibration's"
     nothing = [
-        kappa_held(first, {"kappa_ci": None}, limits),
-        kappa_held({"kappa": None}, {"kappa_ci": (0.7, 0.9)}, limits),
-        verbosity_held(first, {"verbosity_ci": None}),
-        verbosity_held({"verbosity_ci": None}, {"verbosity_ci": (0.0, 0.1)}),
-        flips_held({}, {"flips": 0, "of": 40}),
-        flips_held(start, {"flips": None, "of": 40}),
-        flips_held(start, {"flips": 0, "of": 0}),
+        kappa_held(first, figures(kappa_ci=None), limits),
+        kappa_held(figures(kappa=None), figures(kappa_ci=(0.7, 0.9)), limits),
+        verbosity_held(first, figures(verbosity_ci=None)),
+        verbosity_held(figures(verbosity_ci=None), figures(verbosity_ci=(0.0, 0.1))),
+        flips_held(None, figures(flips=0)),
+        flips_held(kept, figures(flips=None)),
+        flips_held(kept, figures(flips=0, of=0)),
     ]
     assert [rule.passed for rule in nothing] == [False] * len(nothing)
     assert all(rule.value.startswith("not evaluated (") for rule in nothing)
@@ -148,15 +169,15 @@ def test_each_history_rule_holds_fails_or_is_not_evaluated_and_never_passes_on_n
 
 
 def test_a_setting_added_or_dropped_is_named_and_so_is_a_new_calibration_set():
-    before = {"model": "m", "settings": {"temperature": 0.0}}
-    after = {"model": "m", "settings": {"temperature": 0.0, "seed": 7}}
+    before = fingerprint(settings={"temperature": 0.0})
+    after = fingerprint(settings={"temperature": 0.0, "seed": 7})
     assert changes(before, after) == ["seed None → 7"]
     assert changes(after, before) == ["seed 7 → None"]
-    calibrated = {"fingerprint": before, "calibration_set": "s1", "when": "then"}
-    stale = same_judge(calibrated, {"fingerprint": before, "calibration_set": "s2"})
+    calibrated = entry(print_=before, calibration_set="s1")
+    stale = same_judge(calibrated, entry(print_=before, calibration_set="s2"))
     assert not stale.passed
     assert stale.value == "calibration stale: calibration set changed; recalibrate"
-    held = same_judge(calibrated, {"fingerprint": before, "calibration_set": "s1"})
+    held = same_judge(calibrated, entry(print_=before, calibration_set="s1"))
     assert held.passed and held.value == "the judge calibrated then"
 
 
@@ -173,9 +194,9 @@ def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkey
         return history.fingerprint(JudgeChoice(judge, "openai:m1", fake=False), "bare")
 
     cold, warm = print_of(0.0), print_of(0.8)
-    assert secret not in json.dumps(cold) and cold["endpoint"] == "judge.example.com"
+    assert secret not in json.dumps(cold.to_json()) and cold.endpoint == "judge.example.com"
     assert changes(cold, warm) == ["temperature 0.0 → 0.8"]
-    assert (cold["model"], cold["settings"]["reply"], cold["settings"]["structured"]) == (
+    assert (cold.model, cold.settings["reply"], cold.settings["structured"]) == (
         "m1", "bare", ""
     )  # fmt: skip
     structured = StructuredSettings(structured="json_schema", journal="")
@@ -185,9 +206,7 @@ def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkey
         "reply 'bare' → 'structured'", "structured '' → 'json_schema'"
     ]  # fmt: skip
     monkeypatch.setattr("stages.s12_real_judge.prompts.SCORE", "Rate it.")  # a prompt edited
-    assert changes(cold, print_of(0.0)) == [
-        f"prompts {cold['prompts']} → {print_of(0.0)['prompts']}"
-    ]
+    assert changes(cold, print_of(0.0)) == [f"prompts {cold.prompts} → {print_of(0.0).prompts}"]
 
 
 def test_a_judge_asked_in_process_is_known_by_its_spec():
@@ -195,11 +214,11 @@ def test_a_judge_asked_in_process_is_known_by_its_spec():
     from stages.s08_eval.specs import JudgeChoice
 
     found = history.fingerprint(JudgeChoice(SteadyJudge(), "steady", fake=True), "bare")
-    assert {key: found[key] for key in ("spec", "model", "endpoint", "prompts")} == {
+    assert {key: getattr(found, key) for key in ("spec", "model", "endpoint", "prompts")} == {
         "spec": "steady", "model": "steady", "endpoint": "in process",
         "prompts": "none: asked in process",
     }  # fmt: skip
-    assert found["settings"] == {"reply": "bare", "structured": ""}
+    assert found.settings == {"reply": "bare", "structured": ""}
 
 
 def test_a_local_model_served_on_another_port_is_the_same_judge():
@@ -213,7 +232,7 @@ def test_a_local_model_served_on_another_port_is_the_same_judge():
         return history.fingerprint(JudgeChoice(judge, "local", fake=False), "bare")
 
     assert changes(served_on(38085), served_on(44353)) == []
-    assert served_on(38085)["endpoint"] == "local:abc123"
+    assert served_on(38085).endpoint == "local:abc123"
 
 
 def test_a_judge_that_measured_nothing_is_not_recorded(cli, tmp_path):
@@ -226,36 +245,33 @@ def test_a_judge_that_measured_nothing_is_not_recorded(cli, tmp_path):
 
 def test_only_a_calibration_that_starts_a_baseline_keeps_a_flip_threshold():
     def record(command, model, flips, of=48):
-        return {"command": command, "fingerprint": {"model": model}, "calibration_set": "s",
-                "figures": {"flips": flips, "of": of}}  # fmt: skip
+        return entry(command, fingerprint(model=model), flips=flips, of=of)
 
     first = history.with_threshold(record("calibrate", "a", 3), [])
-    assert first["flip_threshold"] == {
-        "share": 3 / 48,
-        "how": "the share of this first calibration, 3 of 48: a later run may not flip more",
-    }
-    assert "flip_threshold" not in history.with_threshold(record("gate", "b", 3), [])
+    assert first.flip_threshold == FlipThreshold(
+        3 / 48, "the share of this first calibration, 3 of 48: a later run may not flip more"
+    )
+    assert history.with_threshold(record("gate", "b", 3), []).flip_threshold is None
     again = history.with_threshold(record("calibrate", "a", 5), [first])  # same baseline
-    assert "flip_threshold" not in again
+    assert again.flip_threshold is None
     unmeasured = history.with_threshold(record("calibrate", "c", None), [first])
-    assert unmeasured["flip_threshold"] == {
-        "share": None, "how": "not set: this calibration's flips were not evaluated"
-    }  # fmt: skip
+    assert unmeasured.flip_threshold == FlipThreshold(
+        None, "not set: this calibration's flips were not evaluated"
+    )
 
 
 def test_the_unscored_share_is_the_share_of_calls_that_gave_nothing_usable(cli, tmp_path):
     asked.update(score=0, compare=0)
     path = tmp_path / "history.jsonl"
     run(cli, "calibrate", path, "stages.s16_history.checks.test_history:ProseComparer")
-    figures = history.load(path)[0]["figures"]
-    assert asked["compare"] > 0 and figures["swap_consistency"] is None
+    found = history.load(path)[0].figures
+    assert asked["compare"] > 0 and found.swap_consistency is None
     share = asked["compare"] / (asked["score"] + asked["compare"])
-    assert figures["unscored_share"] == pytest.approx(share)
+    assert found.unscored_share == pytest.approx(share)
 
 
 def test_a_gate_without_a_calibration_fails_every_history_rule(tmp_path):
-    now = {"fingerprint": {}, "calibration_set": "x", "figures": {}}
-    rules = history_rules([], now, load_gate())
+    rules = history_rules([], entry("gate"), load_gate())
     assert len(rules) == 4 and not any(rule.passed for rule in rules)
     assert all("no calibration in the history" in rule.value for rule in rules)
 
@@ -273,6 +289,53 @@ def test_a_broken_history_line_is_named_and_a_bom_is_read(cli, tmp_path):
     assert shown.returncode == 2 and "record 2 lacks 'command'" in shown.stderr
 
 
+def test_every_line_reads_back_as_its_record_and_writes_as_it_was(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    assert run(cli, "gate", path, VERSIONED).returncode == 0
+    assert run(cli, "gate", path, SUCCESSOR).returncode == 1
+    lines = path.read_text(encoding="utf-8").splitlines()
+    common = {"when", "command", "fingerprint", "calibration_set", "figures"}
+    # the README's record: the baseline keeps its flip threshold, a gate its verdict
+    assert [set(json.loads(line)) - common for line in lines] == [
+        {"flip_threshold"}, {"passed"}, {"passed"}
+    ]  # fmt: skip
+    for line, record in zip(lines, history.load(path), strict=True):
+        assert json.dumps(record.to_json(), sort_keys=True) == line  # nothing lost or added
+        assert Entry.from_json(record.to_json()) == record
+    unmeasured = replace(record, figures=figures(), flip_threshold=FlipThreshold(None, "how"))
+    assert json.loads(json.dumps(unmeasured.to_json()))["figures"]["kappa"] is None  # not 0
+    assert Entry.from_json(json.loads(json.dumps(unmeasured.to_json()))) == unmeasured
+
+
+@pytest.mark.failure_mode
+@pytest.mark.parametrize(
+    ("broken", "named"),
+    [
+        (lambda r: r.pop("command"), "record 1 lacks 'command': not a calibration history"),
+        (lambda r: r.update(command="eval"), "record 1 command 'eval': not a calibration"),
+        (lambda r: r.update(fingerprint="m"), "record 1: fingerprint and figures are objects"),
+        (lambda r: r["figures"].pop("kappa"), "record 1: figures lack 'kappa'"),
+        (lambda r: r["figures"].pop("scores"), "record 1: figures lack 'scores'"),
+        (lambda r: r["fingerprint"].pop("model"), "record 1: fingerprint lacks 'model'"),
+        (lambda r: r["flip_threshold"].pop("how"), "record 1: flip_threshold lacks 'how'"),
+        (lambda r: r.update(flip_threshold=0.1), "record 1: flip_threshold is an object"),
+    ],
+)
+def test_a_line_that_is_not_a_record_is_refused_naming_the_file_and_the_record(
+    tmp_path, broken, named
+):
+    path = tmp_path / "history.jsonl"
+    baseline = replace(entry(), flip_threshold=FlipThreshold(0.1, "how"))
+    line = json.loads(json.dumps(baseline.to_json()))
+    Entry.from_json(line)  # whole, it is a record
+    broken(line)
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(CourseInputError) as refused:
+        history.load(path)
+    assert str(refused.value).startswith(f"{path}: ") and named in str(refused.value)
+
+
 def test_history_prints_every_run_and_plots_every_figure(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
@@ -282,4 +345,4 @@ def test_history_prints_every_run_and_plots_every_figure(cli, tmp_path):
     assert shown.stdout.splitlines()[0].startswith("2 runs")
     assert "model shop-judge → shop-judge-2" in shown.stdout
     drawn = sorted(p.name for p in (tmp_path / "plots").iterdir())
-    assert drawn == sorted(f"history_{name}.png" for name in history.FIGURES)
+    assert drawn == sorted(f"history_{name}.png" for name in FIGURES)
