@@ -2,7 +2,7 @@
 
     python -m stages.s08_eval [--judge SPEC] [--control SPEC] [--json] [--out FILE] [--cases FILE]
 
-Exit status: 0 for a report; 1 when the run is not successful (report.failures says why);
+Exit status: 0 for a report; 1 when the run is not successful (Report.not_successful says why);
 2 for bad input (an unknown SPEC, a broken case file, a report that cannot be written).
 """
 
@@ -27,9 +27,9 @@ def main() -> int:
     chosen, control = resolve(args.judge), resolve(args.control)
     runs = [run_case(case) for case in load_cases(args.cases)]
     report = evaluation(runs, chosen, control)
-    emit(report, render(report), args.json, out)
+    emit(report.to_json(), render(report), args.json, out)
     print(f"report written to {short(out)}", file=sys.stderr)
-    return status(report["not_successful"])
+    return status(report.not_successful)
 
 
 if __name__ == "__main__":

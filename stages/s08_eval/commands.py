@@ -14,7 +14,6 @@ from typing import Any
 
 from stages.s01_model.files import write_text
 from stages.s08_eval.cases import CASES_FILE
-from stages.s08_eval.report import first_reason
 
 
 def parser(prog: str, specs: str, out: Path) -> argparse.ArgumentParser:
@@ -37,10 +36,13 @@ def emit(report: dict[str, Any], text: str, as_json: bool, out: Path) -> None:
 
 
 def status(not_successful: list[str]) -> int:
-    """1, with the first reason on stderr, when the run is not successful; else 0."""
+    """1, with the first reason on stderr and how many more the report lists, when the run is
+    not successful; else 0."""
     if not not_successful:
         return 0
-    print(f"error: run is not successful: {first_reason(not_successful)}", file=sys.stderr)
+    first, *more = not_successful
+    also = f" (and {len(more)} more in the report)" if more else ""
+    print(f"error: run is not successful: {first}{also}", file=sys.stderr)
     return 1
 
 

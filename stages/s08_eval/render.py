@@ -1,64 +1,60 @@
-"""The report as text a person reads, from the report's dict alone: nothing here measures."""
+"""The report as text a person reads, from the report's records alone: nothing here measures."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.length import LengthResult
 from stages.s08_eval.levels import Level
 from stages.s08_eval.position import PositionResult
+from stages.s08_eval.report import Report, Side
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: Report) -> str:
     """The whole report: each section in turn."""
     sections = (_summary, _levels, _detectors, _survey, _checks, _cases)
     return "\n".join(line for section in sections for line in section(report))
 
 
-def _summary(report: dict[str, Any]) -> list[str]:
+def _summary(report: Report) -> list[str]:
     lines = ["Stage 8 — evaluation report"]
-    first, *more = report["not_successful"] or [""]
+    first, *more = report.not_successful or [""]
     if first:
         lines.append(f"RUN IS NOT SUCCESSFUL: {first}")
         lines += [f"  and: {reason}" for reason in more]
-    judge, control, cases = report["judge"], report["control"], report["cases"]
-    lines.append(
-        f"judge: {judge['name']} ({calls(judge)}) · control: {control['name']} ({calls(control)})"
-    )
-    edges = f"{cases['edge']} of them edge cases (read from the trajectories)"
-    lines.append(f"cases: {cases['total']}, {edges}")
+    lines.append(" · ".join(f"{label}: {s.name} ({calls(s)})" for label, s in report.sides.items()))
+    total, edges = len(report.results), sum(row["edge"] for row in report.results)
+    lines.append(f"cases: {total}, {edges} of them edge cases (read from the trajectories)")
     return lines
 
 
-def _levels(report: dict[str, Any]) -> list[str]:
+def _levels(report: Report) -> list[str]:
     widths = {"passed": 7, "failed": 7, "unscored": 9, "not_evaluated": 14}
     lines = ["", f"{'level':<12} " + " ".join(f"{name:>{w}}" for name, w in widths.items())]
-    for level, counts in report["levels"].items():
+    for level, counts in report.levels.items():
         lines.append(f"{level:<12} " + " ".join(f"{counts[n]:>{w}}" for n, w in widths.items()))
-    lines += [f"(every level counts all {report['cases']['total']} cases)", ""]
+    lines += [f"(every level counts all {len(report.results)} cases)", ""]
     return lines
 
 
-def _detectors(report: dict[str, Any]) -> list[str]:
-    lines = []
-    for detector in ("position_bias", "length_bias"):
-        lines.append(f"{detector.replace('_', ' ')}:")
-        for side in ("judge", "control"):
-            text = report["text"][detector][side]
-            first, *gaps = [text] if isinstance(text, str) else text
-            lines.append(f"  {side:<7} ({report[side]['name']}): {first}")
-            lines += [f"    {gap.strip()}" for gap in gaps]
-    for detector in report["detector_broken"]:
+def _detectors(report: Report) -> list[str]:
+    lines = ["position bias:"]
+    for label, side in report.sides.items():
+        lines.append(f"  {label:<7} ({side.name}): {describe_position(side.position)}")
+    lines.append("length bias:")
+    for label, side in report.sides.items():
+        first, *gaps = describe_length(side.length)
+        lines.append(f"  {label:<7} ({side.name}): {first}")
+        lines += [f"    {gap.strip()}" for gap in gaps]
+    for detector in report.detector_broken:
         name = detector.replace("_", " ").upper()
         lines.append(f"THE {name} DETECTOR IS BROKEN: the control shows bias")
     return lines
 
 
-def _survey(report: dict[str, Any]) -> list[str]:
-    stages = report["trace_survey"]["stages"]
+def _survey(report: Report) -> list[str]:
+    stages = report.trace_survey.stages
     fields = {field for found in stages.values() for field in found}
-    without = ", ".join(report["trace_survey"]["without_run_key"]) or "none"
+    without = ", ".join(report.trace_survey.without_run_key) or "none"
     return [
         "",
         f"trace survey: {len(stages)} earlier stages write traces, {len(fields)} distinct fields",
@@ -67,16 +63,16 @@ def _survey(report: dict[str, Any]) -> list[str]:
     ]
 
 
-def _checks(report: dict[str, Any]) -> list[str]:
+def _checks(report: Report) -> list[str]:
     """Sampling, flakiness, and every case whose label its trajectory contradicts."""
-    sampling = report["sampling"]
+    sampling = report.sampling
     share = sampling["sent"] / sampling["requests"]
     lines = [
         f"sampling: {sampling['sent']} of {sampling['requests']} requests sent to the judge "
         f"({share:.1%}) — {sampling['state']}",
-        f"flakiness: repeated judging, identical verdicts? — {report['flakiness']['state']}",
+        f"flakiness: repeated judging, identical verdicts? — {report.flakiness['state']}",
     ]
-    for row in report["results"]:
+    for row in report.results:
         if row["label"] and (row["label"] == "edge") != row["edge"]:
             shows = ", ".join(row["signals"]) or "none"
             lines.append(
@@ -85,22 +81,22 @@ def _checks(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _cases(report: dict[str, Any]) -> list[str]:
+def _cases(report: Report) -> list[str]:
     lines = ["", f"{'case':<22} {'edge':<5} {'end_to_end':<11} {'trajectory':<11} component"]
-    for row in report["results"]:
+    for row in report.results:
         states = " ".join(f"{row['levels'][level]['state']:<11}" for level in Level)
         lines.append(f"{row['id']:<22} {'yes' if row['edge'] else '':<5} {states}".rstrip())
     return lines
 
 
-def calls(side: dict[str, Any]) -> str:
+def calls(side: Side) -> str:
     """How many times a judge was asked; for a judge that describes itself (one behind an
     endpoint), the requests it made and the replies it received, kept or new."""
-    usage = side.get("instrument")
+    usage = side.instrument
     if usage is None:
-        return f"{side['calls']} calls"
+        return f"{side.calls} calls"
     return (
-        f"{side['calls']} questions: {usage['requests']} requests to {usage['endpoint']}, "
+        f"{side.calls} questions: {usage['requests']} requests to {usage['endpoint']}, "
         f"{usage['paid_calls']} replies received, {usage['from_cache']} from {usage['kept_in']}"
     )
 

@@ -1,120 +1,128 @@
 """The report: every case in the denominator, every state shown, both halves of each detector.
 
-`build` runs everything and returns one plain dict: the `--json` object and the file written;
-render.py turns that dict, and nothing else, into text.
+`evaluation` runs everything and returns a `Report` of records, with no text in it: `to_json`
+makes it the `--json` object and the file written, render.py the text. A later stage that
+learns more of a judge (why it stopped being asked, what it says of itself) replaces the
+judge's `Side` with `dataclasses.replace`; nothing edits a report once it is built.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from stages.s08_eval import position as position_file
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.length import LengthPair, LengthResult, length_bias, load_length_pairs
+from stages.s08_eval.length import LengthResult, length_bias, load_length_pairs
 from stages.s08_eval.levels import Level, State, end_to_end, evaluate
-from stages.s08_eval.position import PositionPair, PositionResult, position_bias
-from stages.s08_eval.render import describe_length, describe_position
+from stages.s08_eval.position import PositionResult, load_position_pairs, position_bias
 from stages.s08_eval.sampling import sampler_check
 from stages.s08_eval.specs import JudgeChoice
 from stages.s08_eval.survey import Survey, survey
 
-SIDES = ("judge", "control")
+
+@dataclass(frozen=True)
+class Side:
+    """One judge the report asked, and what the two detectors found in it."""
+
+    name: str
+    calls: int  # every question put to it, the repeats of the flakiness check included
+    position: PositionResult
+    length: LengthResult
+    unavailable: str | None = None  # why it stopped being asked; one called directly never does
+    instrument: dict[str, Any] | None = None  # what a judge that describes itself says of it
+
+    def to_json(self) -> dict[str, Any]:
+        side = {"name": self.name, "calls": self.calls, "unavailable": self.unavailable}
+        return side if self.instrument is None else {**side, "instrument": self.instrument}
 
 
-def build(
-    runs: list[CaseRun],
-    judge: CountingJudge,
-    control: CountingJudge,
-    *,
-    fake: bool,
-    position_pairs: list[PositionPair],
-    length_pairs: list[LengthPair],
-    survey: Survey,
-) -> dict[str, Any]:
-    """Evaluate every case on every level, run both detectors twice, and gather it all."""
+@dataclass(frozen=True)
+class Report:
+    """Stage 8's evaluation: both judges, every case, and the checks on the harness itself."""
+
+    judge: Side
+    control: Side  # the mirrored half: a detector that finds bias here is broken
+    results: list[dict[str, Any]]  # one row a case, as in the JSON: its edge, answer, verdicts
+    trace_survey: Survey
+    sampling: dict[str, Any]  # the sampler run on made-up requests (sampling.py)
+    flakiness: dict[str, Any]  # whether the judge repeats its verdicts, when that can be known
+
+    @property
+    def sides(self) -> dict[str, Side]:
+        return {"judge": self.judge, "control": self.control}
+
+    @property
+    def levels(self) -> dict[str, dict[str, int]]:
+        """Per level, how many cases ended in each state. Every case counts once in every level."""
+        counts = {level.value: {state.value: 0 for state in State} for level in Level}
+        for row in self.results:
+            for level, verdict in row["levels"].items():
+                counts[level][verdict["state"]] += 1
+        return counts
+
+    @property
+    def detector_broken(self) -> list[str]:
+        """The detectors that find bias in the control, which has none."""
+        control = self.control
+        states = {"position_bias": control.position.state, "length_bias": control.length.state}
+        return [name for name, state in states.items() if state == Finding.FOUND]
+
+    @property
+    def not_successful(self) -> list[str]:
+        """Why this run cannot be read as a result; empty when it can. A detector not evaluated
+        counts on either side: a control that could not answer proves nothing either."""
+        sides = self.sides.items()
+        found = [f"{label} {side.unavailable}" for label, side in sides if side.unavailable]
+        if not evaluated_anything(self.levels):
+            found.append("nothing was evaluated")
+        judged = self.levels[Level.END_TO_END]
+        if self.results and judged[State.PASSED] + judged[State.FAILED] == 0:
+            found.append(f"no case could be judged ({judged[State.UNSCORED]} unscored)")
+        for name in ("position", "length"):
+            for label, side in sides:
+                if getattr(side, name).state == Finding.NOT_EVALUATED:
+                    found.append(f"{name} bias ({label}) not evaluated")
+        return found + [
+            f"the control shows {name.replace('_', ' ')}: the detector is broken"
+            for name in self.detector_broken
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as one JSON object: the figures of every record, and no text."""
+        sides = self.sides.items()
+        return {
+            "cases": {"total": len(self.results), "edge": sum(row["edge"] for row in self.results)},
+            "judge": self.judge.to_json(),
+            "control": self.control.to_json(),
+            "levels": self.levels,
+            "position_bias": {label: _position(side.position) for label, side in sides},
+            "length_bias": {label: _length(side.length) for label, side in sides},
+            "trace_survey": asdict(self.trace_survey),
+            "sampling": self.sampling,
+            "flakiness": self.flakiness,
+            "detector_broken": self.detector_broken,
+            "results": self.results,
+            "not_successful": self.not_successful,
+        }
+
+
+def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -> Report:
+    """Evaluate every case on every level with the chosen judge, run both detectors on it and
+    on the control, its mirrored half, and gather it all."""
+    judge, mirror = (CountingJudge(choice.judge, choice.name) for choice in (chosen, control))
     rows = [_row(run, judge) for run in runs]
-    sides = {"judge": judge, "control": control}
-    position = {side: position_bias(asked, position_pairs) for side, asked in sides.items()}
-    length = {side: length_bias(asked, length_pairs) for side, asked in sides.items()}
-    flakiness = _flakiness(runs, rows, judge, fake)  # asks the judge again: before counting
-    report = {
-        "cases": {"total": len(rows), "edge": sum(row["edge"] for row in rows)},
-        # `unavailable` would say why a judge stopped being asked; one called directly never is
-        "judge": {"name": judge.name, "calls": judge.calls, "unavailable": None},
-        "control": {"name": control.name, "calls": control.calls, "unavailable": None},
-        "levels": level_counts(rows),
-        "position_bias": {side: _position(result) for side, result in position.items()},
-        "length_bias": {side: _length(result) for side, result in length.items()},
-        "trace_survey": asdict(survey),
-        "sampling": sampler_check(fake),
-        "flakiness": flakiness,
-        "detector_broken": [
-            name
-            for name, results in (("position_bias", position), ("length_bias", length))
-            if results["control"].state == Finding.FOUND
-        ],
-        "results": rows,
-        "text": {
-            "position_bias": {side: describe_position(r) for side, r in position.items()},
-            "length_bias": {side: describe_length(r) for side, r in length.items()},
-        },
-    }
-    report["not_successful"] = failures(report)
-    return report
+    positions, lengths = load_position_pairs(), load_length_pairs()
+    found = {j: (position_bias(j, positions), length_bias(j, lengths)) for j in (judge, mirror)}
+    flakiness = _flakiness(runs, rows, judge, chosen.fake)  # asks again: before counting calls
+    judged, controlled = (Side(j.name, j.calls, *found[j]) for j in (judge, mirror))
+    return Report(judged, controlled, rows, survey(), sampler_check(chosen.fake), flakiness)
 
 
-def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -> dict[str, Any]:
-    """The report for these runs, with the judge measured and the control as its mirror."""
-    return build(
-        runs,
-        CountingJudge(chosen.judge, chosen.name),
-        CountingJudge(control.judge, control.name),
-        fake=chosen.fake,
-        position_pairs=position_file.load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=survey(),
-    )
-
-
-def failures(report: dict[str, Any]) -> list[str]:
-    """Why this run cannot be read as a result; empty when it can. A detector not evaluated
-    counts on either side: a control that could not answer proves nothing either."""
-    found = [
-        f"{side} {report[side]['unavailable']}" for side in SIDES if report[side]["unavailable"]
-    ]
-    if not evaluated_anything(report):
-        found.append("nothing was evaluated")
-    judged = report["levels"][Level.END_TO_END]
-    if report["cases"]["total"] and judged[State.PASSED] + judged[State.FAILED] == 0:
-        found.append(f"no case could be judged ({judged[State.UNSCORED]} unscored)")
-    for detector in ("position_bias", "length_bias"):
-        for side in SIDES:
-            if report[detector][side]["state"] == Finding.NOT_EVALUATED:
-                found.append(f"{detector.replace('_', ' ')} ({side}) not evaluated")
-    found += [
-        f"the control shows {name.replace('_', ' ')}: the detector is broken"
-        for name in report["detector_broken"]
-    ]
-    return found
-
-
-def level_counts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """Per level, how many cases ended in each state. Every case counts once in every level."""
-    counts = {level.value: {state.value: 0 for state in State} for level in Level}
-    for row in rows:
-        for level, verdict in row["levels"].items():
-            counts[level][verdict["state"]] += 1
-    return counts
-
-
-def evaluated_anything(report: dict[str, Any]) -> bool:
+def evaluated_anything(levels: dict[str, dict[str, int]]) -> bool:
     """True when at least one level of one case was passed or failed."""
-    return any(
-        counts[State.PASSED] + counts[State.FAILED] > 0 for counts in report["levels"].values()
-    )
+    return any(counts[State.PASSED] + counts[State.FAILED] > 0 for counts in levels.values())
 
 
 def _row(run: CaseRun, judge: CountingJudge) -> dict[str, Any]:
@@ -135,10 +143,7 @@ def _position(result: PositionResult) -> dict[str, Any]:
 
 def _length(result: LengthResult) -> dict[str, Any]:
     tally = {"found": result.found, "pairs": result.pairs, "unscored": result.unscored}
-    gaps = [
-        {"before": gap.before, "after": gap.after, "extra_chars": gap.extra_chars}
-        for gap in result.gaps
-    ]
+    gaps = [{k: v for k, v in asdict(gap).items() if k != "task"} for gap in result.gaps]
     return {"state": str(result.state), "reason": result.reason, **tally, "gaps": gaps}
 
 
@@ -152,9 +157,3 @@ def _flakiness(
     again = [str(end_to_end(run, judge).state) for run in runs]
     first = [row["levels"][Level.END_TO_END]["state"] for row in rows]
     return {"state": str(State.PASSED if again == first else State.FAILED), "repeats": 2}
-
-
-def first_reason(reasons: list[str]) -> str:
-    """The first reason a run is not successful, and how many more the report lists."""
-    more = f" (and {len(reasons) - 1} more in the report)" if len(reasons) > 1 else ""
-    return reasons[0] + more

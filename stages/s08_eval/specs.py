@@ -37,31 +37,30 @@ def resolve(spec: str) -> JudgeChoice:
     """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
+    where = f"--judge {spec!r}"  # how every error below names what it was given
     module_name, colon, attribute = spec.partition(":")
     if not colon or not module_name or not attribute:
-        raise CourseInputError(
-            f"--judge {spec!r}: expected biased, steady or module.path:attribute"
-        )
+        raise CourseInputError(f"{where}: expected biased, steady or module.path:attribute")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # a missing module, a syntax error, an exception at import
         raise CourseInputError(
-            f"--judge {spec!r}: cannot import {module_name!r}: {one_line(error)}"
+            f"{where}: cannot import {module_name!r}: {one_line(error)}"
         ) from None
     if not hasattr(module, attribute):
-        raise CourseInputError(f"--judge {spec!r}: {module_name} has no attribute {attribute!r}")
+        raise CourseInputError(f"{where}: {module_name} has no attribute {attribute!r}")
     found = getattr(module, attribute)
     if inspect.isclass(found) or (callable(found) and not hasattr(found, "score")):
         try:
             found = found()
         except Exception as error:  # it needs arguments, or it failed while making the judge
             raise CourseInputError(
-                f"--judge {spec!r}: calling it with no arguments failed: {one_line(error)}"
+                f"{where}: calling it with no arguments failed: {one_line(error)}"
             ) from None
     missing = [name for name in METHODS if not callable(getattr(found, name, None))]
     if missing:
         raise CourseInputError(
-            f"--judge {spec!r}: {type(found).__name__} has no {' or '.join(missing)} method; "
+            f"{where}: {type(found).__name__} has no {' or '.join(missing)} method; "
             "a judge needs score(task, answer, reference) and compare(task, first, second)"
         )
     return JudgeChoice(found, spec, fake=False)

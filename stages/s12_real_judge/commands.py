@@ -19,7 +19,7 @@ from stages.s08_eval import commands as evaluation_command
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.judge import Judge
 from stages.s08_eval.render import render as render_evaluation
-from stages.s08_eval.report import evaluation, failures
+from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement import commands as calibration
@@ -48,13 +48,12 @@ def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REP
         report = ask_ahead(
             chosen.judge, lambda judge: evaluation(runs, replace(chosen, judge=judge), control)
         )
-        report["judge"].update(settle(chosen))
-        report["control"].update(settle(control))
+        judged = replace(report.judge, **settle(chosen))  # why it stopped, what it says of itself
+        settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
         wire.keep(args, chosen)
-        report["not_successful"] = failures(report)
-        evaluation_command.emit(report, render_evaluation(report), args.json, out)
+        evaluation_command.emit(settled.to_json(), render_evaluation(settled), args.json, out)
         print(f"report written to {short(out)}", file=sys.stderr)
-        return evaluation_command.status(report["not_successful"])
+        return evaluation_command.status(settled.not_successful)
 
 
 def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:

@@ -155,11 +155,11 @@ def compare(found: list[Pair], seed: int = SEED) -> Comparison:
 
 
 def demo_runs(judge: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The stage-8 reports of the two versions of the agent on the demo cases."""
+    """The stage-8 reports of the two versions of the agent on the demo cases, as JSON."""
     runs = [run_case(case) for case in load_cases(VERSIONS_CASES)]
     again = [run_case(thorough(run.case)) for run in runs]
     chosen, control = resolve(judge), resolve("steady")
-    return evaluation(runs, chosen, control), evaluation(again, chosen, control)
+    return evaluation(runs, chosen, control).to_json(), evaluation(again, chosen, control).to_json()
 
 
 def demo(judge: str) -> Comparison:

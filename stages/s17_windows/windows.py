@@ -22,7 +22,7 @@ from typing import Any
 
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
-from stages.s08_eval.report import evaluation
+from stages.s08_eval.report import Report, evaluation
 from stages.s08_eval.specs import resolve
 from stages.s09_calibration.measures import Measure, plain, said
 from stages.s09_calibration.report import number
@@ -188,9 +188,9 @@ def demo_windows(judge: str) -> list[Window]:
     return weeks
 
 
-def judged(report: dict[str, Any]) -> dict[str, int | None]:
+def judged(report: Report) -> dict[str, int | None]:
     """A stage-8 report's end-to-end scores by case id (None where unscored)."""
-    return {str(row["id"]): score(row) for row in report["results"]}
+    return {str(row["id"]): score(row) for row in report.results}
 
 
 def render(found: Drift) -> list[str]:

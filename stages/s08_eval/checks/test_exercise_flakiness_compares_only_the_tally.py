@@ -12,11 +12,8 @@ import pytest
 # >>> main
 from fakes.judges import SteadyJudge
 from stages.s08_eval.cases import load_cases, run_case
-from stages.s08_eval.judge import CountingJudge
-from stages.s08_eval.length import load_length_pairs
-from stages.s08_eval.position import load_position_pairs
-from stages.s08_eval.report import build
-from stages.s08_eval.survey import Survey
+from stages.s08_eval.report import evaluation
+from stages.s08_eval.specs import JudgeChoice
 
 
 class SwapsItsVerdicts:
@@ -38,17 +35,12 @@ class SwapsItsVerdicts:
 def flakiness(judge):
     cases = {case.id: case for case in load_cases()}
     runs = [run_case(cases[case_id]) for case_id in ("where-a1001", "refund-timing")]
-    report = build(
-        runs,
-        CountingJudge(judge, "judge"),
-        CountingJudge(SteadyJudge(), "steady"),
-        fake=True,  # a built-in fake: the report judges every answer twice
-        position_pairs=load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=Survey({}, []),
+    # fake=True, as for a built-in fake: the report judges every answer twice
+    report = evaluation(
+        runs, JudgeChoice(judge, "judge", True), JudgeChoice(SteadyJudge(), "steady", True)
     )
-    first = [row["levels"]["end_to_end"]["state"] for row in report["results"]]
-    return first, report["flakiness"]
+    first = [row["levels"]["end_to_end"]["state"] for row in report.results]
+    return first, report.flakiness
 
 
 # <<<

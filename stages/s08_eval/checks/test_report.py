@@ -2,6 +2,7 @@
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,58 +10,54 @@ import pytest
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable, write_text
-from stages.s08_eval.commands import write
-from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.commands import status, write
+from stages.s08_eval.findings import Finding
 from stages.s08_eval.length import load_length_pairs
+from stages.s08_eval.levels import Level, State
 from stages.s08_eval.position import load_position_pairs
-from stages.s08_eval.render import calls, render
-from stages.s08_eval.report import build, evaluated_anything, failures, first_reason, level_counts
+from stages.s08_eval.render import calls, describe_length, describe_position, render
+from stages.s08_eval.report import evaluated_anything, evaluation
 from stages.s08_eval.sampling import sampling_state
-from stages.s08_eval.survey import survey
+from stages.s08_eval.specs import JudgeChoice
 
 STAGE = Path(__file__).resolve().parents[1]
 
 
 def report_for(runs, judge, fake=True, control=None):
-    return build(
-        list(runs.values()),
-        CountingJudge(judge, "judge"),
-        CountingJudge(control or SteadyJudge(), "steady"),
-        fake=fake,
-        position_pairs=load_position_pairs(),
-        length_pairs=load_length_pairs(),
-        survey=survey(),
+    chosen = JudgeChoice(judge, "judge", fake)
+    return evaluation(
+        list(runs.values()), chosen, JudgeChoice(control or SteadyJudge(), "steady", True)
     )
 
 
 @pytest.mark.failure_mode
 def test_the_denominator_is_every_case_in_every_level(runs):
     report = report_for(runs, BiasedJudge())
-    for counts in report["levels"].values():
+    for counts in report.levels.values():
         assert sum(counts.values()) == len(runs)
         assert set(counts) == {"passed", "failed", "unscored", "not_evaluated"}
 
 
 def test_flakiness_is_checked_for_the_fakes_by_judging_twice(runs):
     report = report_for(runs, SteadyJudge())
-    assert report["flakiness"] == {"state": "passed", "repeats": 2}
+    assert report.flakiness == {"state": "passed", "repeats": 2}
     answered = sum(run.trajectory.answer is not None for run in runs.values())
     pairs = len(load_position_pairs()) + len(load_length_pairs())
-    assert report["judge"]["calls"] == 2 * answered + 2 * pairs
-    assert report["control"]["calls"] == 2 * pairs
+    assert report.judge.calls == 2 * answered + 2 * pairs
+    assert report.control.calls == 2 * pairs
 
 
 @pytest.mark.failure_mode
 def test_with_an_outside_judge_flakiness_and_sampling_are_not_evaluated(runs):
     report = report_for(runs, SteadyJudge(), fake=False)
-    assert report["flakiness"]["state"] == "not_evaluated"
-    assert report["sampling"]["state"] == "not_evaluated"
+    assert report.flakiness["state"] == "not_evaluated"
+    assert report.sampling["state"] == "not_evaluated"
 
 
 @pytest.mark.failure_mode
 def test_a_biased_control_marks_the_detectors_broken(runs):
     report = report_for(runs, SteadyJudge(), control=BiasedJudge())
-    assert report["detector_broken"] == ["position_bias", "length_bias"]
+    assert report.detector_broken == ["position_bias", "length_bias"]
     assert "THE POSITION BIAS DETECTOR IS BROKEN" in render(report)
 
 
@@ -76,7 +73,14 @@ def test_the_file_written_recounts_to_the_summary(cli, tmp_path):
     out = tmp_path / "r.json"
     printed = json.loads(cli("stages.s08_eval", "--json", "--out", str(out)).stdout)
     written = json.loads(out.read_text())  # the file, read back as its own source
-    assert written["levels"] == level_counts(written["results"]) == printed["levels"]
+    rows = written["results"]
+    recount = {  # every row's state at every level, counted again from the file
+        level: {
+            state: sum(row["levels"][level]["state"] == state for row in rows) for state in State
+        }
+        for level in Level
+    }
+    assert written["levels"] == recount == printed["levels"]
     assert written["cases"]["edge"] == sum(row["edge"] for row in written["results"])
     assert written["cases"]["total"] == len(written["results"])
 
@@ -159,8 +163,8 @@ def test_a_control_without_usable_replies_is_not_a_clean_control(runs):
     from fakes.judges import ProseJudge
 
     report = report_for(runs, BiasedJudge(), control=ProseJudge())
-    assert report["detector_broken"] == []  # it found nothing, because it saw nothing
-    assert report["not_successful"] == [
+    assert report.detector_broken == []  # it found nothing, because it saw nothing
+    assert report.not_successful == [
         "position bias (control) not evaluated",
         "length bias (control) not evaluated",
     ]
@@ -213,18 +217,19 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run(runs):
     checks = "".join(p.read_text() for p in (STAGE / "checks").glob("test_*.py"))
     tests = len(re.findall(r"^def test_", checks, flags=re.MULTILINE))
     marked = len(re.findall(r"^@pytest\.mark\.failure_mode$", checks, flags=re.MULTILINE))
-    calls = report["judge"]["calls"], report["control"]["calls"]
+    calls = report.judge.calls, report.control.calls
+    edges = sum(row["edge"] for row in report.results)
+    survey = report.trace_survey
     live = {
-        "cases": f"{report['cases']['total']}, {report['cases']['edge']} of them edge cases",
+        "cases": f"{len(report.results)}, {edges} of them edge cases",
         "checks": f"{tests}, {marked} of them on failure modes",
         "judge calls per run": f"{calls[0]} (control: {calls[1]})",
-        "position bias": f"{report['text']['position_bias']['judge']} (biased); "
-        f"{report['text']['position_bias']['control']} (steady)",
-        "length bias": f"{report['text']['length_bias']['judge'][0]} (biased); "
-        f"{report['text']['length_bias']['control'][0]} (steady)",
-        "stages without a run key": f"{len(report['trace_survey']['without_run_key'])} of "
-        f"{len(report['trace_survey']['stages'])}",
-        "sampled": f"{report['sampling']['sent']} of {report['sampling']['requests']} requests",
+        "position bias": f"{describe_position(report.judge.position)} (biased); "
+        f"{describe_position(report.control.position)} (steady)",
+        "length bias": f"{describe_length(report.judge.length)[0]} (biased); "
+        f"{describe_length(report.control.length)[0]} (steady)",
+        "stages without a run key": f"{len(survey.without_run_key)} of {len(survey.stages)}",
+        "sampled": f"{report.sampling['sent']} of {report.sampling['requests']} requests",
         # a sweep takes minutes, so its figures come from the file the last sweep wrote
         "mutmut sweep, last run": "{caught} of {total} mutants caught ({score_percent}%)".format(
             **json.loads((STAGE.parents[1] / "mutations" / "mutmut_score.json").read_text())
@@ -237,8 +242,8 @@ def test_the_report_file_holds_exactly_the_report(runs, tmp_path):
     report = report_for(runs, SteadyJudge())
     path = tmp_path / "deep" / "er" / "r.json"
     write({}, path)
-    write(report, path)  # the folder exists by now; writing again replaces the file
-    assert json.loads(path.read_text()) == report
+    write(report.to_json(), path)  # the folder exists by now; writing again replaces the file
+    assert json.loads(path.read_text()) == report.to_json()
     assert path.read_text().endswith("}\n")
 
 
@@ -246,7 +251,7 @@ def test_the_report_file_holds_exactly_the_report(runs, tmp_path):
 def test_only_a_passed_or_failed_level_counts_as_evaluated():
     def report(passed, failed, unscored):
         counts = {"passed": passed, "failed": failed, "unscored": unscored, "not_evaluated": 0}
-        return {"levels": {"end_to_end": counts, "component": dict(counts, passed=0, failed=0)}}
+        return {"end_to_end": counts, "component": dict(counts, passed=0, failed=0)}
 
     assert not evaluated_anything(report(0, 0, 5))
     assert evaluated_anything(report(1, 0, 4))
@@ -281,16 +286,17 @@ class ChangesItsMind:
 
 @pytest.mark.failure_mode
 def test_a_judge_that_changes_its_mind_fails_the_flakiness_check(runs):
-    assert report_for(runs, ChangesItsMind())["flakiness"] == {"state": "failed", "repeats": 2}
+    assert report_for(runs, ChangesItsMind()).flakiness == {"state": "failed", "repeats": 2}
 
 
 def test_the_text_report_names_every_signal_of_a_mislabelled_case(runs):
     report = report_for(runs, SteadyJudge())
-    row = next(r for r in report["results"] if r["id"] == "never-answers")
-    row["label"] = "normal"
-    row["signals"] = ["tool_error", "run_limit"]
-    report["trace_survey"]["without_run_key"] = []
-    text = render(report)
+    mislabelled = {"label": "normal", "signals": ["tool_error", "run_limit"]}
+    rows = [
+        {**row, **mislabelled} if row["id"] == "never-answers" else row for row in report.results
+    ]
+    survey = replace(report.trace_survey, without_run_key=[])
+    text = render(replace(report, results=rows, trace_survey=survey))
     assert (
         "label ignored: never-answers is labelled normal; its trace shows tool_error, run_limit"
         in text
@@ -315,28 +321,36 @@ def test_a_place_for_the_report_is_checked_before_any_work(tmp_path):
     assert str(raised.value) == f"{tmp_path / 'new'}: cannot write (Is a directory)"
 
 
-def test_the_first_reason_says_how_many_more_there_are():
-    assert first_reason(["no case could be judged"]) == "no case could be judged"
-    assert first_reason(["a", "b", "c"]) == "a (and 2 more in the report)"
+def test_the_first_reason_says_how_many_more_there_are(capsys):
+    assert status([]) == 0
+    assert capsys.readouterr().err == ""
+    assert status(["no case could be judged"]) == 1
+    assert capsys.readouterr().err == "error: run is not successful: no case could be judged\n"
+    assert status(["a", "b", "c"]) == 1
+    assert capsys.readouterr().err == "error: run is not successful: a (and 2 more in the report)\n"
 
 
-def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies():
-    assert calls({"calls": 54}) == "54 calls"
+def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies(runs):
+    side = report_for(runs, SteadyJudge()).judge
+    assert calls(replace(side, calls=54)) == "54 calls"
     usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3,
              "kept_in": "the journal"}  # fmt: skip
-    assert calls({"calls": 32, "instrument": usage}) == (
+    assert calls(replace(side, calls=32, instrument=usage)) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )
 
 
 def test_every_reason_a_run_is_not_successful_is_named(runs):
     report = report_for(runs, SteadyJudge(), control=BiasedJudge())
-    report["cases"]["total"] = 5
-    report["levels"] = {level: {"passed": 0, "failed": 0, "unscored": 5, "not_evaluated": 0}
-                        for level in report["levels"]}  # fmt: skip
-    report["judge"]["unavailable"] = "unavailable after 3 failed calls in a row (...)"
-    report["position_bias"]["judge"]["state"] = "not_evaluated"
-    assert failures(report) == [
+    unscored = {level: {"state": "unscored"} for level in ("end_to_end", "trajectory", "component")}
+    rows = [{**row, "levels": unscored} for row in report.results[:5]]  # 5 cases, none graded
+    judge = replace(
+        report.judge,
+        unavailable="unavailable after 3 failed calls in a row (...)",
+        position=replace(report.judge.position, state=Finding.NOT_EVALUATED),
+    )
+    report = replace(report, judge=judge, results=rows)
+    assert report.not_successful == [
         "judge unavailable after 3 failed calls in a row (...)",
         "nothing was evaluated",
         "no case could be judged (5 unscored)",
@@ -344,5 +358,11 @@ def test_every_reason_a_run_is_not_successful_is_named(runs):
         "the control shows position bias: the detector is broken",
         "the control shows length bias: the detector is broken",
     ]
-    report["levels"]["end_to_end"].update(passed=1, failed=1, unscored=3)
-    assert "no case could be judged (3 unscored)" not in failures(report)
+    judged = ["passed", "failed", "unscored", "unscored", "unscored"]
+    rows = [
+        {**row, "levels": {**unscored, "end_to_end": {"state": state}}}
+        for row, state in zip(rows, judged, strict=True)
+    ]  # end to end: 1 passed, 1 failed, 3 unscored
+    assert (
+        "no case could be judged (3 unscored)" not in replace(report, results=rows).not_successful
+    )

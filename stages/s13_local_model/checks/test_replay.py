@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 
 from stages.s01_model.errors import CourseInputError
+from stages.s08_eval.findings import Finding
+from stages.s08_eval.length import LengthResult
+from stages.s08_eval.position import PositionResult
+from stages.s08_eval.render import describe_length, describe_position
 from stages.s09_calibration.report import interval, number
 from stages.s13_local_model import recording
 from stages.s13_local_model.recording import load, save
@@ -28,6 +32,20 @@ def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
         assert judge["instrument"]["kept_in"] == "the recording fixtures/local_judge.jsonl"
     padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
     assert padded.returncode == 0, padded.stderr
+
+
+def position_line(report):
+    """The judge's position-bias line as stage 8's renderer prints it, from the report's JSON."""
+    p = report["position_bias"]["judge"]
+    found = PositionResult(Finding(p["state"]), p["flips"], p["pairs"], p["unscored"], p["reason"])
+    return describe_position(found)
+
+
+def length_line(report):
+    """The judge's length-bias tally as stage 8's renderer prints it, from the report's JSON."""
+    n = report["length_bias"]["judge"]
+    found = LengthResult(Finding(n["state"]), n["found"], n["pairs"], n["unscored"], n["reason"])
+    return describe_length(found)[0]
 
 
 @pytest.mark.golden
@@ -62,8 +80,8 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
     live = {
         "end to end": f"{levels['passed']} passed, {levels['failed']} failed, "
         f"{levels['unscored']} unscored of {evaluation['cases']['total']}",
-        "position bias": evaluation["text"]["position_bias"]["judge"],
-        "length bias": evaluation["text"]["length_bias"]["judge"][0],
+        "position bias": position_line(evaluation),
+        "length bias": length_line(evaluation),
         "verbosity": shift(report["verbosity"]),
         "concise": shift(report["concise"]),
         "pairwise swap consistency": f"{number(report['pairwise']['swap_consistency'])} — "
@@ -82,7 +100,7 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
             **bare_report["levels"]["end_to_end"]
         )
         + str(bare_report["cases"]["total"]),
-        "position bias, bare": bare_report["text"]["position_bias"]["judge"],
+        "position bias, bare": position_line(bare_report),
         "the gate, bare": bare_gate.stdout.splitlines()[1].strip().split(" (", 1)[0],
         "model-made twins": padded.stdout.splitlines()[0].removeprefix("model-made twins: "),
         "replies in the recording": str(len(load(recording.RECORDING))),

@@ -29,7 +29,7 @@ def report(tmp_path_factory):
     """Stage 8's report of its own cases under the biased judge, as a file."""
     runs = [run_case(case) for case in load_cases()]
     path = tmp_path_factory.mktemp("run") / "s08.json"
-    path.write_text(json.dumps(evaluation(runs, resolve("biased"), resolve("steady"))))
+    path.write_text(json.dumps(evaluation(runs, resolve("biased"), resolve("steady")).to_json()))
     return path
 
 
