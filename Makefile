@@ -52,9 +52,10 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-# Three workers on two cores: many checks spend their time waiting on a child process.
+# Three workers on two cores: many checks spend their time waiting on a child process. Checks
+# marked with one xdist_group share a worker, and so the fixtures they share.
 test: $(STAMP)
-	$(PY) -m pytest -n 3 $(if $(STAGE),$(if $(STAGE_DIR),$(STAGE_DIR)/checks,$(error STAGE=$(STAGE): no such stage here)))
+	$(PY) -m pytest -n 3 --dist loadgroup $(if $(STAGE),$(if $(STAGE_DIR),$(STAGE_DIR)/checks,$(error STAGE=$(STAGE): no such stage here)))
 
 # Which stage this checkout is at, whether its checks pass, which exercises you have done.
 progress: $(STAMP)

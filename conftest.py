@@ -16,12 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 # `mutation` trades examples for speed: the exercise runners run a check many times.
 settings.register_profile(
-    "mutation", derandomize=True, database=None, deadline=None, max_examples=20
+    "mutation",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=20,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
