@@ -37,33 +37,29 @@ def open_task(question: str, facts: tuple[str, ...]) -> str:
     return f"Rate the answer's overall quality from 0 to 10.\n\nQuestion: {question}"
 
 
-def no_reason(raw: str | None) -> str | None:
-    return None  # a bare number gives no reason
-
-
 @dataclass(frozen=True)
 class Asking:
     """How the judge is asked and how its reply is read: the task it sees for a question and
-    its facts, the parser of a reply, the reason a reply gives, and the form's name. This
-    stage asks the open question and reads a bare integer; a later stage brings a rubric
-    and a reply with a reason, and passes them in here."""
+    its facts, the parser of a reply, and the form's name. This stage asks the open question
+    and reads a bare integer; a later stage brings a rubric and a reply with a reason, and
+    passes them in here."""
 
     form: str = "bare"
     task: Callable[[str, tuple[str, ...]], str] = open_task
     parse: Callable[[str], int | None] = parse_score
-    reason: Callable[[str | None], str | None] = no_reason
     hint: str = ""  # what the judge was asked for, said when its replies were unscored
 
 
 @dataclass
 class Scorer:
-    """Puts every question to one judge and keeps the replies that were unusable."""
+    """Puts every question to one judge. Keeps each unusable reply, and the last usable reply
+    to each answer."""
 
     judge: CountingJudge
     repeats: int
     asking: Asking
     unscored: list[Reading] = field(default_factory=list)
-    reasons: dict[str, str] = field(default_factory=dict)  # the judge's own, by case id
+    replies: dict[str, str] = field(default_factory=dict)  # each answer's last usable one
 
     def mean_score(self, case: CalCase, text: str) -> float | None:
         """The mean of the usable scores of `repeats` scorings; None when none was usable."""
@@ -75,9 +71,8 @@ class Scorer:
                 self.unscored.append(reading)
                 continue
             values.append(float(reading.value))
-            reason = self.asking.reason(reading.raw)
-            if reason is not None and text == case.answer:
-                self.reasons[case.id] = reason
+            if text == case.answer and reading.raw is not None:
+                self.replies[case.id] = reading.raw  # as given: a later stage reads its reason
         return sum(values) / len(values) if values else None
 
     def both_orders(self, task: str, a: str, b: str) -> Swap:
@@ -133,7 +128,7 @@ class Run:
     judge: JudgeUse
     series: Series
     scores: Scores = field(metadata=UNSHOWN)  # each answer's, by id
-    reasons: dict[str, str] = field(metadata=UNSHOWN)  # the judge's own
+    replies: dict[str, str] = field(metadata=UNSHOWN)  # each answer's last usable, by id
 
     def measures(self) -> dict[str, Measure]:
         """Every measure of the run, by name, in the report's order."""
@@ -176,5 +171,5 @@ def calibrate(
         JudgeUse(judge.name, judge.calls),
         Series(original, longer, tuple(c.human_pass for c in cases)),
         originals,
-        scorer.reasons,
+        scorer.replies,
     )

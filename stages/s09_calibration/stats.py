@@ -93,9 +93,7 @@ def intercept(x: Sequence[float], y: Sequence[float]) -> float | None:
     return float(b.mean() - slope * a.mean())
 
 
-def intercept_ci(
-    x: Sequence[float], y: Sequence[float], seed: int, resamples: int = RESAMPLES
-) -> tuple[float, float] | None:
+def intercept_ci(x: Sequence[float], y: Sequence[float], seed: int) -> tuple[float, float] | None:
     """A percentile bootstrap interval for `intercept`, resampling (x, y) pairs together."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if a.size == 0:
@@ -103,6 +101,6 @@ def intercept_ci(
     rng = np.random.default_rng(seed)
     estimates = [
         intercept(a[picks].tolist(), b[picks].tolist())
-        for picks in rng.integers(0, a.size, size=(resamples, a.size))
+        for picks in rng.integers(0, a.size, size=(RESAMPLES, a.size))
     ]
     return percentile_interval([e for e in estimates if e is not None])

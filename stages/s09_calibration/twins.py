@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from fakes.padder import concise, padded
 from stages.s01_model.cli import FIXTURES
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json
@@ -28,16 +27,6 @@ class Twins:
     id: str  # the case they were made from
     padded: str
     concise: str
-
-
-def make_twins(cases: list[CalCase]) -> dict[str, Twins]:
-    """The twins the padder makes now, by case id."""
-    return {
-        case.id: Twins(
-            case.id, padded(case.question, case.answer), concise(case.answer, case.facts)
-        )
-        for case in cases
-    }
 
 
 def load_twins(cases: list[CalCase], path: Path = TWINS_FILE) -> dict[str, Twins]:

@@ -31,7 +31,7 @@ class AgreedRun(Run):
 
 def asking(reply: Reply = Reply.BARE, rubric: Rubric = Rubric.OPEN) -> Asking:
     """Stage 9's way of asking, with this stage's rubric and reply form."""
-    return Asking(str(reply), partial(prompt, rubric), reply.parse, json_reason, reply.hint)
+    return Asking(str(reply), partial(prompt, rubric), reply.parse, reply.hint)
 
 
 def confound(run: Run) -> LengthConfound:
@@ -44,10 +44,11 @@ def confound(run: Run) -> LengthConfound:
 def with_people(run: Run, cases: list[CalCase]) -> AgreedRun:
     """The run, with the length confound and the agreement with people added."""
     kept = {f.name: getattr(run, f.name) for f in fields(run)}
+    reasons = {i: why for i, raw in run.replies.items() if (why := json_reason(raw)) is not None}
     return AgreedRun(
         **kept,
         length_confound=confound(run),
-        calibration=agreement(cases, run.scores, run.reasons),
+        calibration=agreement(cases, run.scores, reasons),
     )
 
 

@@ -9,16 +9,20 @@ from fakes.padder import concise, padded
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.levels import PASS_MARK
 from stages.s09_calibration.calibration import CALIBRATION_FILE, CalCase, load_calibration
-from stages.s09_calibration.twins import (
-    TWINS_FILE,
-    added_facts,
-    load_twins,
-    make_twins,
-    twin_problems,
-)
+from stages.s09_calibration.twins import TWINS_FILE, Twins, added_facts, load_twins, twin_problems
 
 CASES = load_calibration()
 BY_ID = {case.id: case for case in CASES}
+
+
+def make_twins(cases: list[CalCase]) -> dict[str, Twins]:
+    """The twins the padder makes now, by case id: what fixtures/twins.json must hold."""
+    return {
+        case.id: Twins(
+            case.id, padded(case.question, case.answer), concise(case.answer, case.facts)
+        )
+        for case in cases
+    }
 
 
 def test_the_set_has_two_families_of_equal_quality_by_the_human_labels():
