@@ -203,7 +203,19 @@ def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Pa
     the bug turned red, which check the exercise names, and whether the prediction named it."""
     checks = stage_checks(exercise)
     named = chosen(prediction, [node for node, _ in checks])
-    before, after = side_by_side(runner, exercise)
+    return told(exercise, named, dict(checks), side_by_side(runner, exercise), record_path)
+
+
+def told(
+    exercise: Exercise,
+    named: str,
+    golden: dict[str, bool],
+    runs: tuple[Run, Run],
+    record_path: Path,
+) -> int:
+    """What the bug turned red, the check the exercise names, and whether `named` was it;
+    `runs` are the stage's checks without the bug and with it."""
+    before, after = runs
     if after.code is None:
         print(f"the checks were stopped by their time limit ({after.limit:.0f} s, ten times")
         print("what they took without the bug): the bug makes one hang; nothing is credited")
@@ -223,11 +235,7 @@ def predict(runner: Runner, exercise: Exercise, prediction: str, record_path: Pa
     right = named in exercise.own and was_red
     print(f"You predicted {named}: {'right' if right else 'wrong'}.")
     if not right:
-        print(
-            textwrap.indent(
-                wrapped(why_not(named, red, already, dict(checks)[named], exercise)), "  "
-            )
-        )
+        print(textwrap.indent(wrapped(why_not(named, red, already, golden[named], exercise)), "  "))
     print("Credited as done, right or wrong: the red checks above are what it teaches.")
     print(wrapped(f"Why the bug matters: {exercise.why}"))
     credit(record_path, exercise, {"predicted": named, "right": right, "red": red})

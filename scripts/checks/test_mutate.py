@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from scripts.copies import NOT_COPIED
+from scripts.copies import NOT_COPIED, Runner
 from scripts.course import Course, Stage, collected, junit_results, load_course
+from scripts.exercise import side_by_side, stage_checks, told
 from scripts.manifest import MANIFEST, ROOT, Exercise, load_manifest, misplaced, plant
 from stages.s01_model.errors import CourseInputError
 
@@ -242,43 +243,58 @@ def test_each_lesson_lists_exactly_its_stage_s_exercises_with_what_makes_them_da
         assert listed == [(e.id, e.why) for e in exercises if e.stage == number], number
 
 
-def predicted_denominator(check, tmp_path):
+@pytest.fixture(scope="module")
+def denominator_runs(tmp_path_factory):
+    """The denominator exercise's stage checks run once without the bug and once with it, as
+    `make exercise ID=... PREDICT=N` runs them; the predictions below are judged on them (the
+    scripted student's check runs a prediction end to end)."""
+    exercise = next(e for e in load_manifest() if e.id == DENOMINATOR)
+    runner = Runner(tmp_path_factory.mktemp("predicted"))
+    return exercise, dict(stage_checks(exercise)), side_by_side(runner, exercise)
+
+
+def predicted_denominator(check, runs, tmp_path, capsys):
     """The denominator exercise predicted as a student does it; what it said, and the record."""
+    exercise, golden, both = runs
     record = tmp_path / "student.json"
-    result = subprocess.run(
-        [sys.executable, "scripts/exercise.py", DENOMINATOR, "--predict", check,
-         "--record", str(record)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800,  # a safety net, not a measure
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result, record
+    assert told(exercise, check, golden, both, record) == 0
+    return capsys.readouterr(), record
 
 
 @pytest.mark.failure_mode
-def test_a_prediction_of_a_golden_check_is_wrong_though_the_bug_turns_it_red(tmp_path):
+@pytest.mark.xdist_group("denominator")  # one worker: the runs are made once
+def test_a_prediction_of_a_golden_check_is_wrong_though_the_bug_turns_it_red(
+    denominator_runs, tmp_path, capsys
+):
     # The bug shrinks the denominator; the golden text report turns red for it, as it does for
     # almost any change to the report. Naming it is not naming the failure.
     golden = f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one"
-    result, record = predicted_denominator(golden, tmp_path)
-    assert f"  red: {golden}\n" in result.stdout  # it did turn red: that is the trap
+    result, record = predicted_denominator(golden, denominator_runs, tmp_path, capsys)
+    assert f"  red: {golden}\n" in result.out  # it did turn red: that is the trap
     own = next(e.check for e in load_manifest() if e.id == DENOMINATOR)
-    assert f"  red: {own}\n" in result.stdout
-    assert f"The check this exercise names: {own}\n" in result.stdout
+    assert f"  red: {own}\n" in result.out
+    assert f"The check this exercise names: {own}\n" in result.out
     assert f"You predicted {golden}: wrong.\n  It turned red too, but only as any change" in (
-        result.stdout
+        result.out
     )
     assert json.loads(record.read_text())[DENOMINATOR]["right"] is False
 
 
 def test_no_exercise_counts_a_golden_check_as_its_own_beside_its_claim():
-    golden = {node.split("[", 1)[0] for node, marks in collected(ROOT) if "golden" in marks}
+    # only the files the `also` lists name need collecting (and the golden one, to see it)
+    files = {c.split("::", 1)[0] for e in load_manifest() for c in e.also} | {GOLDEN_FILE}
+    found = collected(ROOT, tuple(sorted(files)))
+    golden = {node.split("[", 1)[0] for node, marks in found if "golden" in marks}
     assert f"{GOLDEN_FILE}::test_the_text_report_is_the_reviewed_one" in golden  # it is seen
     assert [(e.id, c) for e in load_manifest() for c in e.also if c in golden] == []
 
 
-def test_a_prediction_of_a_check_listed_beside_the_claimed_one_is_right(tmp_path):
+@pytest.mark.xdist_group("denominator")  # one worker: the runs are made once
+def test_a_prediction_of_a_check_listed_beside_the_claimed_one_is_right(
+    denominator_runs, tmp_path, capsys
+):
     (beside,) = next(e.also for e in load_manifest() if e.id == DENOMINATOR)
-    result, record = predicted_denominator(beside, tmp_path)
-    assert f"  and, naming the same failure: {beside}\n" in result.stdout
-    assert f"You predicted {beside}: right." in result.stdout
+    result, record = predicted_denominator(beside, denominator_runs, tmp_path, capsys)
+    assert f"  and, naming the same failure: {beside}\n" in result.out
+    assert f"You predicted {beside}: right." in result.out
     assert json.loads(record.read_text())[DENOMINATOR]["right"] is True
