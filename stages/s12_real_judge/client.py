@@ -29,9 +29,8 @@ from stages.s12_real_judge import prompts
 from stages.s12_real_judge.endpoint import locate, never_connected, safe_url
 from stages.s12_real_judge.guard import Breaker
 from stages.s12_real_judge.journal import Journal, Store
+from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
-
-Messages = list[dict[str, str]]
 
 
 class OpenAIJudge:
@@ -100,7 +99,7 @@ class OpenAIJudge:
 
     def down(self) -> str | None:
         """Why the run stopped asking this judge; None while it is asked."""
-        return self.breaker.down()
+        return self.breaker.why
 
     def received(self) -> dict[str, str]:
         """Every reply this run got, by its key: from the endpoint or from the journal."""
@@ -231,11 +230,9 @@ class OpenAIJudge:
             content = response["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             content = None
-        return (
-            content
-            if isinstance(content, str)
-            else json.dumps(response, sort_keys=True, default=repr)
-        )
+        if isinstance(content, str):
+            return content
+        return json.dumps(response, sort_keys=True, default=repr)
 
     def _wait(self, attempt: int, retry_after: str | None) -> float:
         """Seconds before the next try: the backoff, with jitter, or Retry-After if longer."""

@@ -29,11 +29,23 @@ from stages.s10_agreement.report import Report
 from stages.s10_agreement.structured import Reply
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import render
-from stages.s12_real_judge.judges import WIRE, Wire, chosen_by, settle
+from stages.s12_real_judge.judges import WIRE, JudgeRequest, Wire, chosen_by, settle
 from stages.s12_real_judge.prefetch import ask_ahead
 
 EVAL_REPORT = ROOT / "reports" / "s12_eval.json"
 CALIBRATION_REPORT = ROOT / "reports" / "s12_calibration.json"
+
+
+def request_of(args: argparse.Namespace) -> JudgeRequest:
+    """The wire options, read once: no judge sees the parsed arguments."""
+    return JudgeRequest(
+        args.judge,
+        args.judge_config,
+        use_journal=not args.no_cache,
+        progress=True if args.progress else None,
+        timeout_s=args.judge_timeout,
+        record=getattr(args, "record", False),  # an option a later stage's wire adds
+    )
 
 
 def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REPORT) -> int:
@@ -41,16 +53,17 @@ def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REP
     parser = evaluation_command.parser(f"{prog} eval", wire.specs, out)
     wire.options(parser)
     args = parser.parse_args(argv)
+    request = request_of(args)
     out = writable(args.out, "--out")  # checked before any call is made
     runs = [run_case(case) for case in load_cases(args.cases)]
     with ExitStack() as stack:  # a local judge's server, stopped however the run ends
-        chosen, control = chosen_by(args, stack, wire)
+        chosen, control = chosen_by(request, stack, wire, args.control)
         report = ask_ahead(
             chosen.judge, lambda judge: evaluation(runs, replace(chosen, judge=judge), control)
         )
         judged = replace(report.judge, **settle(chosen))  # why it stopped, what it says of itself
         settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
-        wire.keep(args, chosen)
+        wire.keep(request, chosen)
         evaluation_command.emit(settled.to_json(), render_evaluation(settled), args.json, out)
         print(f"report written to {short(out)}", file=sys.stderr)
         return evaluation_command.status(settled.not_successful)
@@ -64,45 +77,36 @@ def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
     for command in commands.values():
         wire.options(command)
     args = parse(parser, commands, argv)
+    request, reply = request_of(args), Reply(args.reply)
     with ExitStack() as stack:  # a local judge's server, stopped however the run ends
         if args.command == "gate":
             limits = load_gate(args.config)  # read before any call is made
-            _, run, down = measure_gate(args, stack, wire)
-            return calibration.emit_gate(run, limits, args.config, Reply(args.reply), down)
+            _, run, down = measure_gate(request, reply, stack, wire)
+            return calibration.emit_gate(run, limits, args.config, reply, down)
         files = calibration.outputs(args.out, args.plots)
-        return run_report(args, files, stack, wire)
+        chosen, control = chosen_by(request, stack, wire)
+
+        def measure(judge: Judge) -> Report:
+            asked = replace(chosen, judge=judge)
+            return calibration.measure_report(
+                asked, control, args.repeats, reply, calibrate=calibrate_and_correct
+            )
+
+        report = ask_ahead(chosen.judge, measure)
+        wire.keep(request, chosen)
+        judged = replace(report.judge, **settle(chosen))
+        settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
+        as_json, rubric_record = args.json, args.write_rubric_record
+        return calibration.emit_report(settled, render(settled), as_json, files, rubric_record)
 
 
 def measure_gate(
-    args: argparse.Namespace, stack: ExitStack, wire: Wire = WIRE
+    request: JudgeRequest, reply: Reply, stack: ExitStack, wire: Wire = WIRE
 ) -> tuple[JudgeChoice, AgreedRun, str | None]:
     """The judge the gate measures, its run, and why it stopped being asked (None if not)."""
-    chosen, _ = chosen_by(args, stack, wire)
-    reply = Reply(args.reply)
+    chosen, _ = chosen_by(request, stack, wire)
     run = ask_ahead(
         chosen.judge, lambda judge: calibration.measure_gate(replace(chosen, judge=judge), reply)
     )
-    wire.keep(args, chosen)
+    wire.keep(request, chosen)
     return chosen, run, settle(chosen)["unavailable"]
-
-
-def run_report(
-    args: argparse.Namespace, files: tuple[Path, Path, Path | None], stack: ExitStack, wire: Wire
-) -> int:
-    chosen, control = chosen_by(args, stack, wire)
-    reply = Reply(args.reply)
-
-    def measure(judge: Judge) -> Report:
-        asked = replace(chosen, judge=judge)
-        return calibration.measure_report(
-            asked, control, args.repeats, reply, calibrate=calibrate_and_correct
-        )
-
-    report = ask_ahead(chosen.judge, measure)
-    wire.keep(args, chosen)
-    judge = replace(report.judge, **settle(chosen))
-    control_side = replace(report.control, **settle(control))
-    settled = replace(report, judge=judge, control=control_side)
-    return calibration.emit_report(
-        settled, render(settled), args.json, files, args.write_rubric_record
-    )

@@ -63,10 +63,6 @@ class Breaker:
                 )
         self.check()
 
-    def down(self) -> str | None:
-        """Why the run stopped asking this instrument; None while it is still asked."""
-        return self.why
-
 
 class Progress:
     """How far a run has got, on stderr; silent for a run that ends quickly."""
@@ -100,11 +96,10 @@ class Progress:
         now = self.clock()
         with self.lock:
             elapsed = now - started
-            if self.live:
-                due = elapsed >= LIVE_AFTER_S and now - self.last >= 0.1
-            else:
-                due = elapsed >= PROGRESS_EVERY_S and now - self.last >= PROGRESS_EVERY_S
-            if not due:
+            after, every = (
+                (LIVE_AFTER_S, 0.1) if self.live else (PROGRESS_EVERY_S, PROGRESS_EVERY_S)
+            )
+            if elapsed < after or now - self.last < every:
                 return
             self.last = now
             self.shown = True
@@ -113,13 +108,8 @@ class Progress:
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
             line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
             line += f"; {note}" if note else ""
-            # flushed at once, so that a log shows it while the run goes on
-            print(
-                f"\r{line}" if self.live else line,
-                end="" if self.live else "\n",
-                file=self.stream,
-                flush=True,
-            )
+            shown, end = (f"\r{line}", "") if self.live else (line, "\n")
+            print(shown, end=end, file=self.stream, flush=True)  # flushed: a log shows it now
 
     def finish(self) -> None:
         """End a live line, so that what is printed next starts on its own."""
@@ -163,7 +153,7 @@ class GuardedJudge:
 
     def down(self) -> str | None:
         """Why the run stopped asking this judge; None while it is asked."""
-        return self.breaker.down()
+        return self.breaker.why
 
     def _waiting(self, seconds: float) -> None:
         note = f"waiting {seconds:.0f} s for call {self.calls}"

@@ -1,9 +1,10 @@
 """Which judge, on the wire: stage 8's SPECs (biased, steady, module.path:attribute), each
 call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py).
 
-A `Wire` says how a command reaches its judge — the SPECs it names, the options it adds, how
-its arguments become a judge, what it keeps once the run ends — so that a later stage can
-bring judges of its own to the same commands.
+A command reads its wire options once, into a `JudgeRequest`. A `Wire` says how a command
+reaches its judge — the SPECs it names, the options it adds, how a request becomes a judge,
+what it keeps once the run ends — so that a later stage can bring judges of its own to the
+same commands.
 """
 
 from __future__ import annotations
@@ -24,22 +25,34 @@ from stages.s12_real_judge.settings import Settings, load_settings
 SPECS = f"{EVAL_SPECS}, openai:MODEL"
 
 
+@dataclass(frozen=True)
+class JudgeRequest:
+    """The judge a command was asked for, and how: its options, read once."""
+
+    spec: str  # --judge
+    config: Path | None = None  # --judge-config: the settings an openai: judge overrides
+    use_journal: bool = True  # False with --no-cache: ask anew, and keep nothing
+    progress: bool | None = None  # True with --progress; None shows it on a terminal only
+    timeout_s: float | None = None  # --judge-timeout: what each call may take (None: default)
+    record: bool = False  # a later stage's --record: keep the replies beyond the journal
+
+    def settings(self, base: Settings | None = None) -> Settings:
+        """The defaults (or `base`), what the settings file overrides, then the time limit."""
+        found = load_settings(self.config, base)
+        return found if self.timeout_s is None else replace(found, timeout_s=self.timeout_s)
+
+
 def resolve_real(
-    spec: str,
-    settings_path: Path | None = None,
-    use_journal: bool = True,
-    progress: bool | None = None,
-    timeout_s: float | None = None,
-    base: Settings | None = None,
-    make: Callable[..., Any] | None = None,
+    request: JudgeRequest, base: Settings | None = None, make: Callable[..., Any] | None = None
 ) -> JudgeChoice:
-    """The judge a SPEC names, ready for the wire; a bad SPEC is a one-line CourseInputError.
-    `timeout_s` (if given) limits each call; `progress` None shows it on a terminal only.
-    A later stage's judge of openai:MODEL is `make`, its settings' defaults `base`."""
+    """The judge a request names, ready for the wire; a bad SPEC is a one-line
+    CourseInputError. A later stage's judge of openai:MODEL is `make`, its settings' defaults
+    `base`."""
+    spec = request.spec
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
-        limit = TIMEOUT_S if timeout_s is None else timeout_s
-        return replace(chosen, judge=GuardedJudge(chosen.judge, spec, limit, progress))
+        limit = TIMEOUT_S if request.timeout_s is None else request.timeout_s
+        return replace(chosen, judge=GuardedJudge(chosen.judge, spec, limit, request.progress))
     model = spec.removeprefix("openai:")
     if not model:
         raise CourseInputError(f"--judge {spec!r}: name the model, as in openai:MODEL")
@@ -49,10 +62,9 @@ def resolve_real(
         raise CourseInputError(
             f"--judge {spec!r}: the openai package is not installed ({error}); `make` installs it"
         ) from None
-    settings = load_settings(settings_path, base)
-    if timeout_s is not None:
-        settings = replace(settings, timeout_s=timeout_s)
-    real = (make or OpenAIJudge)(model, settings, use_journal=use_journal, progress=progress)
+    settings = request.settings(base)
+    journal, progress = request.use_journal, request.progress
+    real = (make or OpenAIJudge)(model, settings, use_journal=journal, progress=progress)
     return JudgeChoice(real, spec, fake=False)
 
 
@@ -80,15 +92,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def judge_of(args: argparse.Namespace, stack: ExitStack | None = None) -> JudgeChoice:
-    """The judge of `--judge`, with the options of add_options."""
-    progress = True if args.progress else None
-    return resolve_real(
-        args.judge, args.judge_config, not args.no_cache, progress, timeout_s=args.judge_timeout
-    )
+def judge_of(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
+    """This stage's judge of a request; none has a server for `stack` to stop."""
+    return resolve_real(request)
 
 
-def kept_nothing(args: argparse.Namespace, choice: JudgeChoice) -> None:
+def kept_nothing(request: JudgeRequest, choice: JudgeChoice) -> None:
     """Nothing of a run is kept beyond the journal."""
 
 
@@ -98,19 +107,22 @@ class Wire:
 
     specs: str = SPECS
     options: Callable[[argparse.ArgumentParser], None] = add_options
-    choose: Callable[[argparse.Namespace, ExitStack | None], JudgeChoice] = judge_of
-    keep: Callable[[argparse.Namespace, JudgeChoice], None] = kept_nothing
+    choose: Callable[[JudgeRequest, ExitStack | None], JudgeChoice] = judge_of
+    keep: Callable[[JudgeRequest, JudgeChoice], None] = kept_nothing
 
 
 WIRE = Wire()
 
 
 def chosen_by(
-    args: argparse.Namespace, stack: ExitStack | None = None, wire: Wire = WIRE
+    request: JudgeRequest,
+    stack: ExitStack | None = None,
+    wire: Wire = WIRE,
+    control: str = "steady",
 ) -> tuple[JudgeChoice, JudgeChoice]:
-    """The judge of `--judge`, as `wire` makes it, and the guarded control."""
-    control = getattr(args, "control", "steady")  # stage 9's control is always steady
-    return wire.choose(args, stack), resolve_real(control, timeout_s=args.judge_timeout)
+    """The judge of a request, as `wire` makes it, and the guarded control."""
+    guarded = JudgeRequest(control, timeout_s=request.timeout_s)
+    return wire.choose(request, stack), resolve_real(guarded)
 
 
 def settle(choice: JudgeChoice) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from typing import TypeVar
 from stages.s08_eval.judge import UNAVAILABLE, Judge
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.guard import Progress
+from stages.s12_real_judge.prompts import Messages
 
-Messages = list[dict[str, str]]
 T = TypeVar("T")
 
 
@@ -68,20 +68,16 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
             return False
         return True
 
+    pool = ThreadPoolExecutor(max_workers=max(1, judge.settings.concurrency))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, judge.settings.concurrency)) as pool:
-            pending = {pool.submit(one, job) for job in jobs}
-            try:
-                while pending:  # wakes once a second: progress shows a stalled run too
-                    finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
-                    done += len(finished)
-                    failed += sum(not future.result() for future in finished)
-                    progress.tick(done, failed, len(jobs))
-            except BaseException:  # Ctrl-C, a 401: only what is in flight finishes
-                for future in pending:
-                    future.cancel()
-                raise
-    finally:
+        pending = {pool.submit(one, job) for job in jobs}
+        while pending:  # wakes once a second: progress shows a stalled run too
+            finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
+            done += len(finished)
+            failed += sum(not future.result() for future in finished)
+            progress.tick(done, failed, len(jobs))
+    finally:  # after Ctrl-C or a 401, only what is in flight finishes
+        pool.shutdown(cancel_futures=True)
         progress.finish()
     judge.restart_count()  # step 3 counts its repeats from the start again
     return len(jobs)

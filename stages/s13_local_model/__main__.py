@@ -24,8 +24,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable
 from stages.s09_calibration.calibration import load_calibration
 from stages.s12_real_judge.client import OpenAIJudge
-from stages.s12_real_judge.commands import run_calibration, run_eval
-from stages.s12_real_judge.judges import chosen_by
+from stages.s12_real_judge.commands import request_of, run_calibration, run_eval
 from stages.s13_local_model.judges import WIRE, add_options
 from stages.s13_local_model.padding import REVIEW_FILE, pad, review, summary
 
@@ -40,15 +39,15 @@ def run_pad(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=REVIEW_FILE, help="the twins to review")
     add_options(parser)
     args = parser.parse_args(argv)
-    out = writable(args.out, "--out")
+    out, request = writable(args.out, "--out"), request_of(args)
     with ExitStack() as stack:
-        chosen, _ = chosen_by(args, stack, WIRE)
+        chosen = WIRE.choose(request, stack)
         if not isinstance(chosen.judge, OpenAIJudge):
             raise CourseInputError(
                 f"pad --judge {args.judge}: needs a model (local, replay, openai:)"
             )
         padded = pad(chosen.judge, load_calibration())
-        WIRE.keep(args, chosen)
+        WIRE.keep(request, chosen)
     print("\n".join(summary(padded)))
     print(f"{review(padded, out)} twins that passed written to {short(out)} for review")
     down = chosen.judge.down()

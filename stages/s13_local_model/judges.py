@@ -9,15 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import ExitStack
-from dataclasses import replace
-from pathlib import Path
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge import judges
-from stages.s12_real_judge.judges import Wire, resolve_real
-from stages.s12_real_judge.settings import Settings, load_settings
+from stages.s12_real_judge.judges import JudgeRequest, Wire, resolve_real
+from stages.s12_real_judge.settings import Settings
 from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 
 SPECS = f"{judges.SPECS}, local, replay"
@@ -27,41 +25,22 @@ LOCAL = StructuredSettings(structured="json_object", max_tokens=24)
 LOCAL_LOG = ROOT / "reports" / "local-judge.log"
 
 
-def resolve_judge(
-    spec: str,
-    settings_path: Path | None = None,
-    use_journal: bool = True,
-    progress: bool | None = None,
-    timeout_s: float | None = None,
-    stack: ExitStack | None = None,
-) -> JudgeChoice:
-    """The judge a SPEC names: local and replay here, every other SPEC as stage 12 resolves
-    it. `local` starts its server on `stack`, which stops it when the command ends."""
-    if spec not in ("local", "replay"):  # openai:MODEL may ask for structured replies too
-        return resolve_real(
-            spec,
-            settings_path,
-            use_journal,
-            progress,
-            timeout_s,
-            StructuredSettings(),
-            StructuredJudge,
-        )
-    settings = load_settings(settings_path, LOCAL)
-    if timeout_s is not None:
-        settings = replace(settings, timeout_s=timeout_s)
-    if spec == "replay":
+def resolve_judge(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
+    """The judge a request names: local and replay here, every other SPEC as stage 12
+    resolves it. `local` starts its server on `stack`, which stops it when the command ends."""
+    if request.spec not in ("local", "replay"):  # openai:MODEL may ask for structured replies
+        return resolve_real(request, StructuredSettings(), StructuredJudge)
+    settings = request.settings(LOCAL)
+    if request.spec == "replay":
         from stages.s13_local_model.recording import ReplayJudge
 
-        return JudgeChoice(ReplayJudge(settings), spec, fake=False)
+        return JudgeChoice(ReplayJudge(settings), request.spec, fake=False)
     if stack is None:
         raise CourseInputError("--judge local: the local model is served by the commands")
-    return serve_local(stack, settings, use_journal, progress)
+    return serve_local(stack, settings, request)
 
 
-def serve_local(
-    stack: ExitStack, settings: Settings, use_journal: bool, progress: bool | None
-) -> JudgeChoice:
+def serve_local(stack: ExitStack, settings: Settings, request: JudgeRequest) -> JudgeChoice:
     """The local model, checked and served on 127.0.0.1 until `stack` closes."""
     from stages.s13_local_model import local
 
@@ -69,8 +48,8 @@ def serve_local(
     url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
     # journalled by the model file's hash: a new port each run, the same instrument
     real = StructuredJudge(
-        local.MODEL_NAME, settings, base_url=url, use_journal=use_journal, progress=progress,
-        identity=local.IDENTITY,
+        local.MODEL_NAME, settings, base_url=url, use_journal=request.use_journal,
+        progress=request.progress, identity=local.IDENTITY,
     )  # fmt: skip
     return JudgeChoice(real, "local", fake=False)
 
@@ -82,19 +61,16 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", action="store_true", help=record)
 
 
-def choose(args: argparse.Namespace, stack: ExitStack | None = None) -> JudgeChoice:
+def choose(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
     """The judge of `--judge`; --record is refused, before any call, for any but local."""
-    if args.record and args.judge != "local":
-        raise CourseInputError(f"--record: only --judge local is recorded, not {args.judge!r}")
-    progress = True if args.progress else None
-    return resolve_judge(
-        args.judge, args.judge_config, not args.no_cache, progress, args.judge_timeout, stack
-    )
+    if request.record and request.spec != "local":
+        raise CourseInputError(f"--record: only --judge local is recorded, not {request.spec!r}")
+    return resolve_judge(request, stack)
 
 
-def keep(args: argparse.Namespace, choice: JudgeChoice) -> None:
+def keep(request: JudgeRequest, choice: JudgeChoice) -> None:
     """With --record: add the replies this run received to the local judge's recording."""
-    if args.record:
+    if request.record:
         from stages.s12_real_judge.client import OpenAIJudge
         from stages.s13_local_model.recording import save
 

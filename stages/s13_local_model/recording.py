@@ -18,7 +18,7 @@ from typing import Any
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_text
-from stages.s12_real_judge.client import Messages
+from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
 from stages.s13_local_model.local import IDENTITY, MODEL_NAME
 from stages.s13_local_model.schemas import StructuredJudge

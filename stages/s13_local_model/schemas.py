@@ -20,7 +20,8 @@ from typing import Any
 from stages.s08_eval.judge import VERDICTS
 from stages.s10_agreement.structured import is_score, strict_object
 from stages.s12_real_judge import prompts
-from stages.s12_real_judge.client import Messages, OpenAIJudge
+from stages.s12_real_judge.client import OpenAIJudge
+from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
 
 FORMS = ("", "json_schema", "json_object")  # the `structured` setting: off, OpenAI, llama.cpp

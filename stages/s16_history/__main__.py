@@ -94,8 +94,9 @@ def add_commands(commands: Any) -> None:
 def run_calibrate(args: argparse.Namespace) -> int:
     records = history.load(args.history)  # read before any call is made
     writable(args.history, "--history")
+    request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:
-        chosen, run, down = commands.measure_gate(args, stack, WIRE)
+        chosen, run, down = commands.measure_gate(request, reply, stack, WIRE)
     made = history.entry(Command.CALIBRATE, chosen, args.reply, run)
     new = history.with_threshold(made, records)
     print("\n".join(table([new])[1:]))
@@ -112,9 +113,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_gate(args: argparse.Namespace) -> int:
     limits, records = load_gate(args.config), history.load(args.history)
     writable(args.history, "--history")
+    request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
-        chosen, run, down = commands.measure_gate(args, stack, WIRE)
-        status = emit_gate(run, limits, args.config, Reply(args.reply), down)
+        chosen, run, down = commands.measure_gate(request, reply, stack, WIRE)
+        status = emit_gate(run, limits, args.config, reply, down)
         now = history.entry(Command.GATE, chosen, args.reply, run)
         rules = history_rules(records, now, limits)
         if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts

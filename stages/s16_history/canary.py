@@ -25,6 +25,7 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import families, load_calibration
 from stages.s09_calibration.measures import Measure, said
 from stages.s10_agreement.rubrics import Rubric, prompt
+from stages.s12_real_judge.judges import JudgeRequest
 from stages.s13_local_model.judges import resolve_judge
 from stages.s13_local_model.recording import text_rows
 
@@ -97,7 +98,7 @@ def asked_anew(
 ) -> JudgeChoice:
     """The judge a SPEC names, with stage 12's journal off: a reply read back from the
     journal is the reply from before the update, by construction, and would hide it."""
-    return resolve_judge(spec, config, use_journal=False, timeout_s=timeout_s, stack=stack)
+    return resolve_judge(JudgeRequest(spec, config, use_journal=False, timeout_s=timeout_s), stack)
 
 
 def instrument(judge: Judge, spec: str) -> str:

@@ -232,7 +232,7 @@ def test_a_refused_connection_is_not_retried_and_three_in_a_row_stop_the_run(tmp
         "InstrumentDown"
     ] * 3
     assert judge.describe()["requests"] == 3 and judge.describe()["paid_calls"] == 0
-    down = judge.breaker.down()
+    down = judge.breaker.why
     assert down is not None and url in down and "Connection refused" in down
     assert KEY not in down
 
@@ -296,7 +296,7 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
         # 40 questions, at most 6 wait for the limit, and the rest are refused unasked
         assert 3 <= judge.describe()["requests"] <= 3 + 4 - 1
         assert len(server.requests) <= 3 + 4 - 1  # what the server saw, counted on its side
-    assert str(judge.breaker.down()).startswith(
+    assert str(judge.breaker.why).startswith(
         "unavailable after 3 failed calls in a row (TimeoutError: no reply from 127.0.0.1:"
     )
     assert judge.received() == {} and judge.describe()["paid_calls"] == 0

@@ -61,7 +61,7 @@ def test_a_judge_that_always_hangs_is_stopped_after_stop_after_calls_and_not_ask
     assert [r.reason.split(": ")[1] for r in readings] == (
         ["TimeoutError"] * (STOP_AFTER - 1) + ["InstrumentDown"] * (10 - STOP_AFTER + 1)
     )
-    assert str(guarded.breaker.down()).startswith(
+    assert str(guarded.breaker.why).startswith(
         f"unavailable after {STOP_AFTER} failed calls in a row (TimeoutError: no answer within "
         "0.05 s); judge hangs, at most 0.05 s a call"
     )
@@ -74,7 +74,7 @@ def test_only_failures_in_a_row_open_the_breaker():
     guarded = GuardedJudge(Scripted([dead, dead, "7", dead, dead, "8"]), "flaky")
     for _ in range(6):
         read_score(guarded, "t", "a", "r")
-    assert guarded.breaker.down() is None
+    assert guarded.breaker.why is None
 
 
 @pytest.mark.failure_mode
@@ -83,7 +83,7 @@ def test_a_busy_instrument_is_not_a_dead_one():
     guarded = GuardedJudge(RateLimitedJudge(), "busy")
     readings = [read_score(guarded, "t", "a", "r") for _ in range(2 * STOP_AFTER)]
     assert all(r.reason.startswith("judge unavailable: RateLimited") for r in readings)
-    assert guarded.breaker.down() is None
+    assert guarded.breaker.why is None
 
 
 def test_a_refused_connection_counts_like_a_time_out():
@@ -95,7 +95,7 @@ def test_a_refused_connection_counts_like_a_time_out():
     with pytest.raises(InstrumentDown):
         breaker.check()  # and it stays open
     breaker.record(RateLimited("429"))  # nothing closes it again
-    assert breaker.down() is not None
+    assert breaker.why is not None
 
 
 def test_a_reply_that_is_not_text_is_passed_on_for_the_harness_to_read():

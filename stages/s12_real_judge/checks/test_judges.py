@@ -9,8 +9,10 @@ import pytest
 from fakes.judges import SteadyJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.specs import JudgeChoice
+from stages.s12_real_judge.commands import request_of
 from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s12_real_judge.judges import (
+    JudgeRequest,
     add_options,
     chosen_by,
     positive,
@@ -27,15 +29,15 @@ def guarded(choice):
 
 def test_a_model_must_be_named():
     with pytest.raises(CourseInputError) as raised:
-        resolve_real("openai:")
+        resolve_real(JudgeRequest("openai:"))
     assert str(raised.value) == "--judge 'openai:': name the model, as in openai:MODEL"
 
 
 @pytest.mark.failure_mode
 @pytest.mark.parametrize("spec", ["biased", "fakes.judges:SteadyJudge"])
 def test_every_judge_but_the_real_one_is_guarded_with_the_time_limit_asked_for(spec):
-    assert guarded(resolve_real(spec, timeout_s=1.5)).timeout_s == 1.5
-    assert guarded(resolve_real(spec)).timeout_s == TIMEOUT_S
+    assert guarded(resolve_real(JudgeRequest(spec, timeout_s=1.5))).timeout_s == 1.5
+    assert guarded(resolve_real(JudgeRequest(spec))).timeout_s == TIMEOUT_S
 
 
 def parsed(*argv):
@@ -53,7 +55,7 @@ def test_the_judge_options_are_read_and_explained():
                            "--no-cache", "--judge-config", "mine.toml")  # fmt: skip
     assert (given.judge_timeout, given.progress, given.no_cache) == (2.5, True, True)
     assert given.judge_config == Path("mine.toml")
-    choice = chosen_by(given)[0]
+    choice = chosen_by(request_of(given))[0]
     assert guarded(choice).timeout_s == 2.5 and guarded(choice).progress.live is True
     text = " ".join(parser.format_help().split())
     for fragment in ("--judge-config JUDGE_CONFIG settings of an openai: judge (TOML)",
@@ -84,7 +86,7 @@ def unavailable(choice):
 
 
 def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
-    choice = resolve_real("steady", timeout_s=1.0)
+    choice = resolve_real(JudgeRequest("steady", timeout_s=1.0))
     assert settle(choice) == {"unavailable": None}  # no instrument: it does not describe itself
     breaker = guarded(choice).breaker
     for _ in range(3):
@@ -98,7 +100,7 @@ def test_a_judge_found_dead_says_why_and_one_still_asked_says_nothing():
 
 
 def test_settling_ends_a_live_progress_line_and_ignores_judges_without_one(capsys):
-    choice = resolve_real("steady", progress=True)
+    choice = resolve_real(JudgeRequest("steady", progress=True))
     guarded(choice).progress.shown = True  # as if a live line had been drawn
     settle(choice)
     settle(JudgeChoice(SteadyJudge(), "bare", fake=False))
@@ -106,10 +108,10 @@ def test_settling_ends_a_live_progress_line_and_ignores_judges_without_one(capsy
 
 
 def test_the_spec_s_name_and_progress_reach_the_guard():
-    choice = resolve_real("fakes.judges:SteadyJudge", progress=False)
+    choice = resolve_real(JudgeRequest("fakes.judges:SteadyJudge", progress=False))
     assert guarded(choice).progress.live is False
     assert guarded(choice).progress.label == "judge fakes.judges:SteadyJudge"
     assert (
         "judge fakes.judges:SteadyJudge, at most 30 s a call" in guarded(choice).breaker.instrument
     )
-    assert guarded(resolve_real("biased", progress=False)).progress.live is False
+    assert guarded(resolve_real(JudgeRequest("biased", progress=False))).progress.live is False

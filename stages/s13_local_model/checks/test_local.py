@@ -14,6 +14,7 @@ import pytest
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
+from stages.s12_real_judge.judges import JudgeRequest
 from stages.s12_real_judge.settings import load_settings
 from stages.s13_local_model import local
 from stages.s13_local_model.judges import LOCAL, resolve_judge
@@ -172,7 +173,7 @@ def test_the_commands_without_the_local_model_say_how_to_install_it(cli, monkeyp
             "`make local-judge` installs it"
         ]
     with pytest.raises(CourseInputError, match="served by the commands"):
-        resolve_judge("local")
+        resolve_judge(JudgeRequest("local"))
 
 
 def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):
