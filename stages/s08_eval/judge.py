@@ -1,8 +1,5 @@
 """The judge is an instrument: it returns raw text, and the harness decides what it means.
 
-    score(task, answer, reference) -> str    how good is this answer, 0 to 10
-    compare(task, first, second) -> str      which of two answers is better
-
 A score is a bare integer from 0 to 10; a comparison is exactly `first`, `second` or `tie`
 (case and surrounding whitespace aside). Anything else, a reply that is not text included,
 is *unscored*, with the raw reply kept. When the judge cannot answer at all (rate-limited,

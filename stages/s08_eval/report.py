@@ -75,8 +75,8 @@ class Report:
         counts on either side: a control that could not answer proves nothing either."""
         sides = self.sides.items()
         found = [f"{label} {side.unavailable}" for label, side in sides if side.unavailable]
-        if not evaluated_anything(self.levels):
-            found.append("nothing was evaluated")
+        if not any(counts[State.PASSED] + counts[State.FAILED] for counts in self.levels.values()):
+            found.append("nothing was evaluated")  # no level of any case was passed or failed
         judged = self.levels[Level.END_TO_END]
         if self.results and judged[State.PASSED] + judged[State.FAILED] == 0:
             found.append(f"no case could be judged ({judged[State.UNSCORED]} unscored)")
@@ -118,11 +118,6 @@ def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -
     flakiness = _flakiness(runs, rows, judge, chosen.fake)  # asks again: before counting calls
     judged, controlled = (Side(j.name, j.calls, *found[j]) for j in (judge, mirror))
     return Report(judged, controlled, rows, survey(), sampler_check(chosen.fake), flakiness)
-
-
-def evaluated_anything(levels: dict[str, dict[str, int]]) -> bool:
-    """True when at least one level of one case was passed or failed."""
-    return any(counts[State.PASSED] + counts[State.FAILED] > 0 for counts in levels.values())
 
 
 def _row(run: CaseRun, judge: CountingJudge) -> dict[str, Any]:
