@@ -13,7 +13,7 @@ from typing import Any
 
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.findings import Finding
-from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.judge import CountingJudge, Instrument
 from stages.s08_eval.length import LengthResult, length_bias, load_length_pairs
 from stages.s08_eval.levels import Level, State, end_to_end, evaluate
 from stages.s08_eval.position import PositionResult, load_position_pairs, position_bias
@@ -31,11 +31,12 @@ class Side:
     position: PositionResult
     length: LengthResult
     unavailable: str | None = None  # why it stopped being asked; one called directly never does
-    instrument: dict[str, Any] | None = None  # what a judge that describes itself says of it
+    instrument: Instrument | None = None  # what a judge that describes itself says of it
 
     def to_json(self) -> dict[str, Any]:
         side = {"name": self.name, "calls": self.calls, "unavailable": self.unavailable}
-        return side if self.instrument is None else {**side, "instrument": self.instrument}
+        described = {} if self.instrument is None else {"instrument": self.instrument.to_json()}
+        return {**side, **described}
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable, write_text
 from stages.s08_eval.commands import emit, status
 from stages.s08_eval.findings import Finding
+from stages.s08_eval.judge import Instrument
 from stages.s08_eval.length import load_length_pairs
 from stages.s08_eval.levels import Level, State
 from stages.s08_eval.position import load_position_pairs
@@ -340,8 +341,7 @@ def test_the_first_reason_says_how_many_more_there_are(capsys):
 def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies(runs):
     side = report_for(runs, SteadyJudge()).judge
     assert calls(replace(side, calls=54)) == "54 calls"
-    usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3,
-             "kept_in": "the journal"}  # fmt: skip
+    usage = Instrument("some-model", "127.0.0.1:8080", 35, 29, 3, "the journal")
     assert calls(replace(side, calls=32, instrument=usage)) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )
