@@ -1,9 +1,6 @@
 """Stage 8: run every case through the agent, evaluate it on three levels, test the judge.
 
-    python -m stages.s08_eval [--judge SPEC] [--control SPEC] [--json] [--out FILE] [--cases FILE]
-
-Exit status: 0 for a report; 1 when the run is not successful (Report.not_successful says why);
-2 for bad input (an unknown SPEC, a broken case file, a report that cannot be written).
+python -m stages.s08_eval [--judge SPEC] [--control SPEC] [--json] [--out FILE] [--cases FILE]
 """
 
 from __future__ import annotations

@@ -78,20 +78,10 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
             raise CourseInputError(f"{where}: expected an object, got {raw!r}")
         if isinstance(raw.get("id"), str):
             where = f"{path}: case {raw['id']!r}"
-        check_case(raw, where, {case.id for case in cases})
-        cases.append(
-            Case(
-                id=raw["id"],
-                task=raw["task"],
-                expected_answer=raw["expected_answer"],
-                expected_tools=tuple(str(tool) for tool in raw["expected_tools"]),
-                step_budget=raw["step_budget"],
-                script=tuple(raw["script"]),
-                approve=bool(raw.get("approve")),
-                label=raw.get("label"),
-                source=where,
-            )
-        )
+        check_case(raw, where, {case.id for case in cases})  # so its keys are the Case's
+        tools = tuple(str(tool) for tool in raw["expected_tools"])
+        fields = {"expected_tools": tools, "script": tuple(raw["script"]), "source": where}
+        cases.append(Case(**{**raw, **fields, "approve": bool(raw.get("approve"))}))
     return cases
 
 

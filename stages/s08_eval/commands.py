@@ -1,7 +1,5 @@
 """The report command's parts: its options, what it prints, and the report file it writes.
-
-This stage's command uses them, and so do the later commands that print and write a report;
-each takes values (a path, a flag, the report), never parsed arguments.
+Later commands that print and write a report use them too, with values, never parsed arguments.
 """
 
 from __future__ import annotations
@@ -30,9 +28,10 @@ def parser(prog: str, specs: str, out: Path) -> argparse.ArgumentParser:
 
 
 def emit(report: dict[str, Any], text: str, as_json: bool, out: Path) -> None:
-    """Print the report (its JSON, or its text) and write its JSON to `out`."""
+    """Print the report (its JSON, or its text) and write its JSON to `out`, keys sorted."""
     print(json.dumps(report, sort_keys=True) if as_json else text)
-    write(report, out)
+    written = json.dumps(report, indent=2, sort_keys=True)  # pragma: no mutate (layout only)
+    write_text(out, written + "\n")
 
 
 def status(not_successful: list[str]) -> int:
@@ -44,9 +43,3 @@ def status(not_successful: list[str]) -> int:
     also = f" (and {len(more)} more in the report)" if more else ""
     print(f"error: run is not successful: {first}{also}", file=sys.stderr)
     return 1
-
-
-def write(report: dict[str, Any], path: Path) -> None:
-    """The report as JSON, keys sorted; the checks read the file back."""
-    text = json.dumps(report, indent=2, sort_keys=True)  # pragma: no mutate (layout only)
-    write_text(path, text + "\n")

@@ -1,8 +1,5 @@
 """The judge is an instrument: it returns raw text, and the harness decides what it means.
 
-    score(task, answer, reference) -> str    how good is this answer, 0 to 10
-    compare(task, first, second) -> str      which of two answers is better
-
 A score is a bare integer from 0 to 10; a comparison is exactly `first`, `second` or `tie`
 (case and surrounding whitespace aside). Anything else, a reply that is not text included,
 is *unscored*, with the raw reply kept. When the judge cannot answer at all (rate-limited,
@@ -14,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Protocol
+
+from stages.s01_model.errors import CourseInputError
 
 SCORE = re.compile(r"10|[0-9]")  # matched against the whole trimmed reply, never searched
 VERDICTS = ("first", "second", "tie")
@@ -51,6 +50,38 @@ class Reading:
     value: int | str | None
     raw: str | None  # the reply as given; None when no reply came back
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class Instrument:
+    """What a judge that describes itself (one behind an endpoint) says of it; never a key."""
+
+    model: str
+    endpoint: str  # the host it is asked at, or where its replies come from instead
+    requests: int  # requests sent, retries included
+    paid_calls: int  # replies received
+    from_cache: int  # replies found without asking
+    kept_in: str  # where those were found ("the journal")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def of(cls, described: object) -> Instrument:
+        """What a describe() gave, as the record: the record itself, or its JSON (an outside
+        judge may give a dict) with exactly the record's keys, counts int and the rest str."""
+        if isinstance(described, Instrument):
+            return described
+        kinds = {field.name: str(field.type) for field in fields(cls)}  # "int" or "str"
+        given = described if isinstance(described, dict) else {}
+        bad = {str(key) for key, value in given.items() if type(value).__name__ != kinds.get(key)}
+        bad |= set(kinds) - set(given)  # of a wrong type or unknown, and missing
+        if bad:
+            raise CourseInputError(
+                f"describe() gave {described!r}: expected an Instrument or a dict of {kinds} "
+                f"(bad keys: {', '.join(sorted(bad))})"
+            )
+        return cls(**given)
 
 
 def parse_score(raw: str) -> int | None:

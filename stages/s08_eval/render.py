@@ -96,8 +96,8 @@ def calls(side: Side) -> str:
     if usage is None:
         return f"{side.calls} calls"
     return (
-        f"{side.calls} questions: {usage['requests']} requests to {usage['endpoint']}, "
-        f"{usage['paid_calls']} replies received, {usage['from_cache']} from {usage['kept_in']}"
+        f"{side.calls} questions: {usage.requests} requests to {usage.endpoint}, "
+        f"{usage.paid_calls} replies received, {usage.from_cache} from {usage.kept_in}"
     )
 
 

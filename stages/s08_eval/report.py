@@ -13,7 +13,7 @@ from typing import Any
 
 from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.findings import Finding
-from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.judge import CountingJudge, Instrument
 from stages.s08_eval.length import LengthResult, length_bias, load_length_pairs
 from stages.s08_eval.levels import Level, State, end_to_end, evaluate
 from stages.s08_eval.position import PositionResult, load_position_pairs, position_bias
@@ -31,11 +31,12 @@ class Side:
     position: PositionResult
     length: LengthResult
     unavailable: str | None = None  # why it stopped being asked; one called directly never does
-    instrument: dict[str, Any] | None = None  # what a judge that describes itself says of it
+    instrument: Instrument | None = None  # what a judge that describes itself says of it
 
     def to_json(self) -> dict[str, Any]:
         side = {"name": self.name, "calls": self.calls, "unavailable": self.unavailable}
-        return side if self.instrument is None else {**side, "instrument": self.instrument}
+        described = {} if self.instrument is None else {"instrument": self.instrument.to_json()}
+        return {**side, **described}
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,8 @@ class Report:
         counts on either side: a control that could not answer proves nothing either."""
         sides = self.sides.items()
         found = [f"{label} {side.unavailable}" for label, side in sides if side.unavailable]
-        if not evaluated_anything(self.levels):
-            found.append("nothing was evaluated")
+        if not any(counts[State.PASSED] + counts[State.FAILED] for counts in self.levels.values()):
+            found.append("nothing was evaluated")  # no level of any case was passed or failed
         judged = self.levels[Level.END_TO_END]
         if self.results and judged[State.PASSED] + judged[State.FAILED] == 0:
             found.append(f"no case could be judged ({judged[State.UNSCORED]} unscored)")
@@ -118,11 +119,6 @@ def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -
     flakiness = _flakiness(runs, rows, judge, chosen.fake)  # asks again: before counting calls
     judged, controlled = (Side(j.name, j.calls, *found[j]) for j in (judge, mirror))
     return Report(judged, controlled, rows, survey(), sampler_check(chosen.fake), flakiness)
-
-
-def evaluated_anything(levels: dict[str, dict[str, int]]) -> bool:
-    """True when at least one level of one case was passed or failed."""
-    return any(counts[State.PASSED] + counts[State.FAILED] > 0 for counts in levels.values())
 
 
 def _row(run: CaseRun, judge: CountingJudge) -> dict[str, Any]:

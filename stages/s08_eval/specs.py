@@ -1,9 +1,6 @@
-"""Which judge to use, from a command-line SPEC.
-
-biased                  the deliberately biased fake (the default)
-steady                  the steady fake, which grades content only
-module.path:attribute   any object with `score` and `compare`, or a class or zero-argument
-                        factory that returns one (e.g. fakes.judges:favours_second_slot)
+"""Which judge to use, from a command-line SPEC: a built-in fake (`biased`, the default, or
+`steady`), or `module.path:attribute`, any object with `score` and `compare`, or a class or
+zero-argument factory that returns one (e.g. fakes.judges:favours_second_slot).
 
 A judge here is called directly: no time limit, no retries, no budget. What a judge on the
 wire adds (latency, outages, cost, keys) is the subject of a later stage, which runs these

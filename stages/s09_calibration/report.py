@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Finding
+from stages.s08_eval.judge import Instrument
 from stages.s09_calibration.calibrate import Asking, Run, Unscored
 from stages.s09_calibration.measures import (
     Interval,
@@ -31,7 +32,7 @@ class Side:
     asking: Asking  # how it was asked, and the form its replies were read in
     calls_in_all: int  # the rubric change's calls included
     unavailable: str | None = None  # why it stopped being asked, when it did
-    instrument: dict[str, Any] | None = None  # what the instrument says of itself, if it can
+    instrument: Instrument | None = None  # what the instrument says of itself, if it can
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def side_json(side: Side) -> dict[str, Any]:
     judge = {**plain(side.run.judge), "calls_in_all": side.calls_in_all}
     judge["unavailable"] = side.unavailable
     if side.instrument is not None:
-        judge["instrument"] = side.instrument
+        judge["instrument"] = side.instrument.to_json()
     return {**plain(side.run), "judge": judge}
 
 
@@ -130,9 +131,8 @@ def render_side(label: str, side: Side) -> list[str]:
     if side.instrument is not None:
         i = side.instrument
         lines.append(
-            f"  instrument: {i['model']} at {i['endpoint']} — {i['requests']} requests, "
-            f"{i['paid_calls']} replies received, {i['from_cache']} from {i['kept_in']} "
-            f"(the rubric change included)"
+            f"  instrument: {i.model} at {i.endpoint} — {i.requests} requests, {i.paid_calls} "
+            f"replies received, {i.from_cache} from {i.kept_in} (the rubric change included)"
         )
     repeats = f" at the gate, each text scored {run.verbosity.repeats} times"
     lines.append(line("verbosity", run.verbosity, figures(run.verbosity) + repeats))

@@ -24,7 +24,7 @@ import openai
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.judge import UNAVAILABLE, OverBudget, RateLimited, Unreachable
+from stages.s08_eval.judge import UNAVAILABLE, Instrument, OverBudget, RateLimited, Unreachable
 from stages.s12_real_judge import prompts
 from stages.s12_real_judge.endpoint import locate, never_connected, safe_url
 from stages.s12_real_judge.guard import Breaker
@@ -91,11 +91,10 @@ class OpenAIJudge:
     def form(self, shape: str) -> dict[str, Any]:
         return {}  # what a question is sent with besides its settings: nothing, for a bare reply
 
-    def describe(self) -> dict[str, Any]:
-        """What the report says about the instrument (never the key); `kept_in` is where
-        the replies it did not ask for were found."""
-        counts = {"requests": self.requests, "paid_calls": self.paid, "from_cache": self.cached}
-        return {"model": self.model, "endpoint": self.endpoint, **counts, "kept_in": "the journal"}
+    def describe(self) -> Instrument:
+        """What the report says about the instrument; never the key."""
+        counts = (self.requests, self.paid, self.cached)  # requests, paid_calls, from_cache
+        return Instrument(self.model, self.endpoint, *counts, kept_in="the journal")
 
     def down(self) -> str | None:
         """Why the run stopped asking this judge; None while it is asked."""

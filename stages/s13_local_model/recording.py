@@ -12,12 +12,13 @@ not hold is never guessed: it is unscored, counted, and the run says how to reco
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_text
+from stages.s08_eval.judge import Instrument
 from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
 from stages.s13_local_model.local import IDENTITY, MODEL_NAME
@@ -110,6 +111,6 @@ class ReplayJudge(StructuredJudge):
             f"{short(self.path)}; record them with `{RERECORD}`"
         )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> Instrument:
         recording = f"the recording {short(self.path)}"
-        return {**super().describe(), "endpoint": "nowhere (a replay)", "kept_in": recording}
+        return replace(super().describe(), endpoint="nowhere (a replay)", kept_in=recording)

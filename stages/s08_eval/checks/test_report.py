@@ -10,13 +10,14 @@ import pytest
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable, write_text
-from stages.s08_eval.commands import status, write
+from stages.s08_eval.commands import emit, status
 from stages.s08_eval.findings import Finding
+from stages.s08_eval.judge import Instrument
 from stages.s08_eval.length import load_length_pairs
 from stages.s08_eval.levels import Level, State
 from stages.s08_eval.position import load_position_pairs
 from stages.s08_eval.render import calls, describe_length, describe_position, render
-from stages.s08_eval.report import evaluated_anything, evaluation
+from stages.s08_eval.report import evaluation
 from stages.s08_eval.sampling import sampling_state
 from stages.s08_eval.specs import JudgeChoice
 
@@ -238,25 +239,32 @@ def test_the_lesson_quotes_the_numbers_of_a_live_run(runs):
     assert quoted == live
 
 
-def test_the_report_file_holds_exactly_the_report(runs, tmp_path):
+def test_the_report_file_holds_exactly_the_report(runs, tmp_path, capsys):
     report = report_for(runs, SteadyJudge())
     path = tmp_path / "deep" / "er" / "r.json"
-    write({}, path)
-    write(report.to_json(), path)  # the folder exists by now; writing again replaces the file
+    emit({}, "an empty report", False, path)
+    emit(report.to_json(), "", True, path)  # the folder exists by now; the file is replaced
     assert json.loads(path.read_text()) == report.to_json()
     assert path.read_text().endswith("}\n")
+    assert capsys.readouterr().out.splitlines() == [
+        "an empty report",
+        json.dumps(report.to_json(), sort_keys=True),
+    ]  # the text, then the JSON on one line
 
 
 @pytest.mark.failure_mode
-def test_only_a_passed_or_failed_level_counts_as_evaluated():
-    def report(passed, failed, unscored):
-        counts = {"passed": passed, "failed": failed, "unscored": unscored, "not_evaluated": 0}
-        return {"end_to_end": counts, "component": dict(counts, passed=0, failed=0)}
+def test_only_a_passed_or_failed_level_counts_as_evaluated(runs):
+    report = report_for(runs, SteadyJudge())
 
-    assert not evaluated_anything(report(0, 0, 5))
-    assert evaluated_anything(report(1, 0, 4))
-    assert evaluated_anything(report(0, 1, 4))
-    assert evaluated_anything(report(1, 1, 0))
+    def evaluated(*states):  # one case a state at end to end; its other levels not graded
+        others = {"trajectory": {"state": "unscored"}, "component": {"state": "not_evaluated"}}
+        rows = [{"levels": {"end_to_end": {"state": state}, **others}} for state in states]
+        return "nothing was evaluated" not in replace(report, results=rows).not_successful
+
+    assert not evaluated("unscored", "unscored", "not_evaluated", "unscored", "unscored")
+    assert evaluated("passed", "unscored", "unscored", "unscored", "unscored")
+    assert evaluated("failed", "unscored", "unscored", "unscored", "unscored")
+    assert evaluated("passed", "failed", "unscored", "unscored", "not_evaluated")
 
 
 @pytest.mark.failure_mode
@@ -333,8 +341,7 @@ def test_the_first_reason_says_how_many_more_there_are(capsys):
 def test_a_judge_that_describes_itself_is_named_with_its_requests_and_replies(runs):
     side = report_for(runs, SteadyJudge()).judge
     assert calls(replace(side, calls=54)) == "54 calls"
-    usage = {"requests": 35, "endpoint": "127.0.0.1:8080", "paid_calls": 29, "from_cache": 3,
-             "kept_in": "the journal"}  # fmt: skip
+    usage = Instrument("some-model", "127.0.0.1:8080", 35, 29, 3, "the journal")
     assert calls(replace(side, calls=32, instrument=usage)) == (
         "32 questions: 35 requests to 127.0.0.1:8080, 29 replies received, 3 from the journal"
     )

@@ -127,7 +127,7 @@ def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(
         again = judge_for(server, tmp_path)
         assert [again.score("t", "a", "r") for _ in range(3)] == replies
         assert len(server.requests) == 3
-        assert again.describe() == {
+        assert again.describe().to_json() == {
             "model": "some-model", "endpoint": server.url.split("/")[2],
             "requests": 0, "paid_calls": 0, "from_cache": 3, "kept_in": "the journal",
         }  # fmt: skip
@@ -231,7 +231,7 @@ def test_a_refused_connection_is_not_retried_and_three_in_a_row_stop_the_run(tmp
     assert [r.reason.split(": ")[1] for r in readings] == ["Unreachable"] * 2 + [
         "InstrumentDown"
     ] * 3
-    assert judge.describe()["requests"] == 3 and judge.describe()["paid_calls"] == 0
+    assert judge.describe().requests == 3 and judge.describe().paid_calls == 0
     down = judge.breaker.why
     assert down is not None and url in down and "Connection refused" in down
     assert KEY not in down
@@ -294,12 +294,12 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
         # each request waits out its 0.2 s and is not tried again; three time-outs in a row
         # open the breaker, and only the 4 - 1 others in flight then are still sent: of the
         # 40 questions, at most 6 wait for the limit, and the rest are refused unasked
-        assert 3 <= judge.describe()["requests"] <= 3 + 4 - 1
+        assert 3 <= judge.describe().requests <= 3 + 4 - 1
         assert len(server.requests) <= 3 + 4 - 1  # what the server saw, counted on its side
     assert str(judge.breaker.why).startswith(
         "unavailable after 3 failed calls in a row (TimeoutError: no reply from 127.0.0.1:"
     )
-    assert judge.received() == {} and judge.describe()["paid_calls"] == 0
+    assert judge.received() == {} and judge.describe().paid_calls == 0
 
 
 def test_the_endpoint_is_printed_without_credentials():

@@ -39,7 +39,7 @@ def test_budget_counts_replies_received(tmp_path):
         judge = judge_for(server, tmp_path / "a.sqlite", max_calls=3, concurrency=8)
         prefetch(judge, questions)
         assert len(server.requests) == 3  # three sent and paid for; five never sent
-        assert judge.describe()["paid_calls"] == 3
+        assert judge.describe().paid_calls == 3
         # 2) A question that fails was sent all the same: a 500 (one attempt, no retry)
         # spends the budget as a reply does, and the third question is never sent.
         judge = judge_for(server, tmp_path / "b.sqlite", max_calls=2, attempts=1)

@@ -155,7 +155,7 @@ def test_an_endpoint_that_is_down_is_not_evaluated_and_says_why(cli, monkeypatch
     with ExitStack() as stack:
         judge = asked_anew("openai:shop-judge", None, None, stack).judge
         assert isinstance(judge, OpenAIJudge) and replies(judge) == {}
-    assert judge.describe()["requests"] == 3
+    assert judge.describe().requests == 3
 
 
 @pytest.mark.failure_mode
