@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
-
-from stages.s01_model.errors import CourseInputError
 
 SCORE = re.compile(r"10|[0-9]")  # matched against the whole trimmed reply, never searched
 VERDICTS = ("first", "second", "tie")
@@ -65,23 +63,6 @@ class Instrument:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-    @classmethod
-    def of(cls, described: object) -> Instrument:
-        """What a describe() gave, as the record: the record itself, or its JSON (an outside
-        judge may give a dict) with exactly the record's keys, counts int and the rest str."""
-        if isinstance(described, Instrument):
-            return described
-        kinds = {field.name: str(field.type) for field in fields(cls)}  # "int" or "str"
-        given = described if isinstance(described, dict) else {}
-        bad = {str(key) for key, value in given.items() if type(value).__name__ != kinds.get(key)}
-        bad |= set(kinds) - set(given)  # of a wrong type or unknown, and missing
-        if bad:
-            raise CourseInputError(
-                f"describe() gave {described!r}: expected an Instrument or a dict of {kinds} "
-                f"(bad keys: {', '.join(sorted(bad))})"
-            )
-        return cls(**given)
 
 
 def parse_score(raw: str) -> int | None:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.judge import Instrument
 from stages.s08_eval.specs import SPECS as EVAL_SPECS
 from stages.s08_eval.specs import JudgeChoice, resolve
 from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
@@ -136,5 +135,5 @@ def settle(choice: JudgeChoice) -> dict[str, Any]:
     down = getattr(judge, "down", None)
     settled: dict[str, Any] = {"unavailable": down() if callable(down) else None}
     if hasattr(judge, "describe"):
-        settled["instrument"] = Instrument.of(judge.describe())  # a dict is read strictly
+        settled["instrument"] = judge.describe()
     return settled

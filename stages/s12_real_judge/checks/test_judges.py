@@ -8,7 +8,6 @@ import pytest
 
 from fakes.judges import SteadyJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.judge import Instrument
 from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge.commands import request_of
 from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
@@ -116,23 +115,3 @@ def test_the_spec_s_name_and_progress_reach_the_guard():
         "judge fakes.judges:SteadyJudge, at most 30 s a call" in guarded(choice).breaker.instrument
     )
     assert guarded(resolve_real(JudgeRequest("biased", progress=False))).progress.live is False
-
-
-class DescribesItselfAsADict(SteadyJudge):
-    """An outside judge whose describe() gives the instrument's JSON, not the record."""
-
-    def __init__(self, described):
-        self.described = described
-
-    def describe(self):
-        return self.described
-
-
-def test_an_outside_judge_that_describes_itself_as_a_dict_is_read_strictly():
-    described = {"model": "m", "endpoint": "h", "requests": 1, "paid_calls": 1,
-                 "from_cache": 0, "kept_in": "the journal"}  # fmt: skip
-    choice = JudgeChoice(DescribesItselfAsADict(described), "outside", fake=False)
-    assert settle(choice)["instrument"] == Instrument("m", "h", 1, 1, 0, "the journal")
-    wrong = JudgeChoice(DescribesItselfAsADict({**described, "cost": 2}), "outside", fake=False)
-    with pytest.raises(CourseInputError, match=r"\(bad keys: cost\)"):
-        settle(wrong)
