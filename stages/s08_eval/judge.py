@@ -86,9 +86,7 @@ def read(call: Callable[[], object], parse: Callable[[str], int | str | None]) -
     if not isinstance(raw, str):
         return Reading(None, repr(raw), f"the reply is not text but {type(raw).__name__}")
     value = parse(raw)
-    if value is None:
-        return Reading(None, raw, "unparseable reply")
-    return Reading(value, raw)
+    return Reading(value, raw, "unparseable reply" if value is None else "")
 
 
 def read_score(judge: Judge, task: str, answer: str, reference: str) -> Reading:
