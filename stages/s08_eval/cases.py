@@ -27,14 +27,10 @@ EDGE_KINDS = frozenset(
 )
 # Short deadlines keep the report quick; no verdict depends on them.
 HARNESS_RESILIENCE = Resilience(timeout_s=0.1, attempts=2, backoff_s=0.01)
-FIELDS = {
-    "id": str,
-    "task": str,
-    "expected_answer": str,
-    "expected_tools": list,
-    "step_budget": int,
-    "script": list,
-}
+# Every field a case must have, and its type in the file.
+FIELDS = dict(
+    id=str, task=str, expected_answer=str, expected_tools=list, step_budget=int, script=list
+)
 
 
 @dataclass(frozen=True)

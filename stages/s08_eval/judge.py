@@ -72,7 +72,6 @@ def parse_score(raw: str) -> int | None:
 
 
 def parse_comparison(raw: str) -> str | None:
-    """`first`, `second` or `tie`, after trimming and lower-casing; anything else is None."""
     text = raw.strip().lower()
     return text if text in VERDICTS else None
 

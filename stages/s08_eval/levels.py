@@ -98,7 +98,6 @@ def component(run: CaseRun) -> Verdict:
 
 
 def evaluate(run: CaseRun, judge: Judge) -> dict[str, Verdict]:
-    """All three levels for one case."""
     return {
         Level.END_TO_END: end_to_end(run, judge),
         Level.TRAJECTORY: trajectory(run),

@@ -33,8 +33,8 @@ def resolve(spec: str) -> JudgeChoice:
     """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
-    module_name, colon, attribute = spec.partition(":")
-    if not colon or not module_name or not attribute:
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:  # no colon leaves no attribute
         raise refused(spec, "expected biased, steady or module.path:attribute")
     try:
         module = importlib.import_module(module_name)
@@ -56,7 +56,6 @@ def resolve(spec: str) -> JudgeChoice:
 
 
 def refused(spec: str, problem: str, error: BaseException | None = None) -> CourseInputError:
-    """How every error names the SPEC it was given, and the exception behind it as one line:
-    its type and its message, newlines folded."""
+    """One line naming the SPEC, the problem, and the exception behind it (its type and message)."""
     because = "" if error is None else ": " + " ".join(f"{type(error).__name__}: {error}".split())
     return CourseInputError(f"--judge {spec!r}: {problem}{because}")

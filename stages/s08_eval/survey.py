@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 STAGES_DIR = Path(__file__).resolve().parents[1]
-RUN_KEY = "run_id"
 
 
 @dataclass(frozen=True)
@@ -41,10 +40,7 @@ def survey(stages_dir: Path = STAGES_DIR, before: int = 8) -> Survey:
     """Survey every stage numbered below `before` that writes a trace."""
     stages: dict[str, list[str]] = {}
     for stage in sorted(stages_dir.glob("s[0-9][0-9]_*")):
-        if int(stage.name[1:3]) >= before or not stage.is_dir():
-            continue
-        fields = trace_fields(stage)
-        if fields:
+        if stage.is_dir() and int(stage.name[1:3]) < before and (fields := trace_fields(stage)):
             stages[stage.name] = sorted(fields)
-    without = [name for name, fields in stages.items() if RUN_KEY not in fields]
+    without = [name for name, fields in stages.items() if "run_id" not in fields]
     return Survey(stages, without)
