@@ -1,7 +1,4 @@
-"""Stage 8: run every case through the agent, evaluate it on three levels, test the judge.
-
-python -m stages.s08_eval [--judge SPEC] [--control SPEC] [--json] [--out FILE] [--cases FILE]
-"""
+"""Stage 8: run every case through the agent, evaluate it on three levels, test the judge."""
 
 from __future__ import annotations
 

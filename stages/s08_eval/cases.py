@@ -27,14 +27,10 @@ EDGE_KINDS = frozenset(
 )
 # Short deadlines keep the report quick; no verdict depends on them.
 HARNESS_RESILIENCE = Resilience(timeout_s=0.1, attempts=2, backoff_s=0.01)
-FIELDS = {
-    "id": str,
-    "task": str,
-    "expected_answer": str,
-    "expected_tools": list,
-    "step_budget": int,
-    "script": list,
-}
+# Every field a case must have, and its type in the file.
+FIELDS = dict(
+    id=str, task=str, expected_answer=str, expected_tools=list, step_budget=int, script=list
+)
 
 
 @dataclass(frozen=True)
@@ -67,7 +63,8 @@ class CaseRun:
 
 
 def load_cases(path: Path = CASES_FILE) -> list[Case]:
-    """Read and check the case file; every problem names the file and the case."""
+    """Read and check the case file: every field present with its type, none unknown, a budget,
+    a new id, a script that parses. Every problem names the file and the case."""
     data = load_json(path)
     if not isinstance(data, list):
         raise CourseInputError(f"{path}: expected a list of cases, got {type(data).__name__}")
@@ -78,28 +75,23 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
             raise CourseInputError(f"{where}: expected an object, got {raw!r}")
         if isinstance(raw.get("id"), str):
             where = f"{path}: case {raw['id']!r}"
-        check_case(raw, where, {case.id for case in cases})  # so its keys are the Case's
+        for key, kind in FIELDS.items():
+            if key not in raw:
+                raise CourseInputError(f"{where}: missing {key!r}")
+            if not isinstance(raw[key], kind) or isinstance(raw[key], bool):
+                raise CourseInputError(f"{where}: {key} must be {kind.__name__}, got {raw[key]!r}")
+        extra = set(raw) - set(FIELDS) - {"approve", "label"}
+        if extra:
+            raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
+        if raw["step_budget"] < 1:
+            raise CourseInputError(f"{where}: step_budget must be at least 1")
+        if raw["id"] in {case.id for case in cases}:
+            raise CourseInputError(f"{where}: the id is used twice")
+        parse_script({"task": raw["task"], "steps": raw["script"]}, where)
         tools = tuple(str(tool) for tool in raw["expected_tools"])
         fields = {"expected_tools": tools, "script": tuple(raw["script"]), "source": where}
         cases.append(Case(**{**raw, **fields, "approve": bool(raw.get("approve"))}))
     return cases
-
-
-def check_case(raw: dict[str, Any], where: str, ids: set[str]) -> None:
-    """Every field present with its type, none unknown, a budget, a new id, a script that parses."""
-    for key, kind in FIELDS.items():
-        if key not in raw:
-            raise CourseInputError(f"{where}: missing {key!r}")
-        if not isinstance(raw[key], kind) or isinstance(raw[key], bool):
-            raise CourseInputError(f"{where}: {key} must be {kind.__name__}, got {raw[key]!r}")
-    extra = set(raw) - set(FIELDS) - {"approve", "label"}
-    if extra:
-        raise CourseInputError(f"{where}: unknown key {sorted(extra)[0]!r}")
-    if raw["step_budget"] < 1:
-        raise CourseInputError(f"{where}: step_budget must be at least 1")
-    if raw["id"] in ids:
-        raise CourseInputError(f"{where}: the id is used twice")
-    parse_script({"task": raw["task"], "steps": raw["script"]}, where)
 
 
 def run_case(case: Case) -> CaseRun:

@@ -8,7 +8,7 @@ replies a judge could not give are rarely a random sample.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from stages.s01_model.model import Name
@@ -40,10 +40,8 @@ class Evidence:
         if self.total == 0:
             return "nothing to measure"
         if self.usable < MIN_USABLE or self.usable < MIN_SHARE * self.total:
-            return (
-                f"too little usable data: {self.counts()} "
-                f"(needs at least {MIN_USABLE} and {MIN_SHARE:.0%})"
-            )
+            needs = f"needs at least {MIN_USABLE} and {MIN_SHARE:.0%}"
+            return f"too little usable data: {self.counts()} ({needs})"
         return None
 
     def counts(self) -> str:
@@ -59,14 +57,9 @@ class Outcome:
     evidence: Evidence
 
     def fields(self) -> dict[str, Any]:
-        """The keys every measure carries in a report's JSON."""
-        return {
-            "state": str(self.state),
-            "reason": self.reason,
-            "usable": self.evidence.usable,
-            "total": self.evidence.total,
-            "unscored": self.evidence.unscored,
-        }
+        """The keys every measure carries in a report's JSON: its state, why, and its counts."""
+        counts = {**asdict(self.evidence), "unscored": self.evidence.unscored}
+        return {"state": str(self.state), "reason": self.reason, **counts}
 
 
 def decide(evidence: Evidence, found: bool | None, undefined: str = "undefined") -> Outcome:

@@ -72,7 +72,6 @@ def parse_score(raw: str) -> int | None:
 
 
 def parse_comparison(raw: str) -> str | None:
-    """`first`, `second` or `tie`, after trimming and lower-casing; anything else is None."""
     text = raw.strip().lower()
     return text if text in VERDICTS else None
 
@@ -86,9 +85,7 @@ def read(call: Callable[[], object], parse: Callable[[str], int | str | None]) -
     if not isinstance(raw, str):
         return Reading(None, repr(raw), f"the reply is not text but {type(raw).__name__}")
     value = parse(raw)
-    if value is None:
-        return Reading(None, raw, "unparseable reply")
-    return Reading(value, raw)
+    return Reading(value, raw, "unparseable reply" if value is None else "")
 
 
 def read_score(judge: Judge, task: str, answer: str, reference: str) -> Reading:

@@ -60,8 +60,7 @@ def length_bias(judge: Judge, pairs: list[LengthPair]) -> LengthResult:
     for pair in pairs:
         before = read_score(judge, pair.task, pair.answer, pair.reference).value
         after = read_score(judge, pair.task, pair.padded, pair.reference).value
-        extra = len(pair.padded) - len(pair.answer)
-        gaps.append(Gap(pair.task, _int(before), _int(after), extra))
+        gaps.append(Gap(pair.task, _int(before), _int(after), len(pair.padded) - len(pair.answer)))
         if before is None or after is None:
             unscored += 1
             continue

@@ -23,12 +23,8 @@ from stages.s08_eval.cases import CaseRun
 from stages.s08_eval.judge import Judge, read_score
 
 PASS_MARK = 7  # a judged score of at least this, out of 10, passes
-COMPONENT_KINDS = {
-    "tool_result": True,
-    "secret_refused": True,
-    "tool_error": False,
-    "run_limit": False,
-}
+USABLE = {"tool_result", "secret_refused"}  # component steps that gave something usable
+FAULTS = {"tool_error", "run_limit"}  # component steps where a tool, or the loop's limit, fired
 
 
 class Level(Name):
@@ -91,21 +87,17 @@ def trajectory(run: CaseRun) -> Verdict:
 
 def component(run: CaseRun) -> Verdict:
     """Grade every step where a tool ran (or the loop's safeguard fired) on its own."""
-    graded = [step for step in run.trajectory.steps if step.kind in COMPONENT_KINDS]
+    graded = [step for step in run.trajectory.steps if step.kind in USABLE | FAULTS]
     if not graded:
-        return Verdict(
-            Level.COMPONENT, State.UNSCORED, Method.CHECKED, "no component step in the trace"
-        )
-    faults = [
-        f"{step.tool or 'loop'}: {step.kind}" for step in graded if not COMPONENT_KINDS[step.kind]
-    ]
+        reason = "no component step in the trace"
+        return Verdict(Level.COMPONENT, State.UNSCORED, Method.CHECKED, reason)
+    faults = [f"{step.tool or 'loop'}: {step.kind}" for step in graded if step.kind in FAULTS]
     if faults:
         return Verdict(Level.COMPONENT, State.FAILED, Method.CHECKED, "; ".join(faults))
     return Verdict(Level.COMPONENT, State.PASSED, Method.CHECKED, f"{len(graded)} step(s) usable")
 
 
 def evaluate(run: CaseRun, judge: Judge) -> dict[str, Verdict]:
-    """All three levels for one case."""
     return {
         Level.END_TO_END: end_to_end(run, judge),
         Level.TRAJECTORY: trajectory(run),

@@ -66,16 +66,12 @@ def both_orders(judge: Judge, task: str, a: str, b: str) -> Swap:
 
 def position_bias(judge: Judge, pairs: list[PositionPair]) -> PositionResult:
     """Ask about every pair in both orders; count the pairs whose winner changes."""
-    flips = unscored = 0
-    verdicts = []
-    for pair in pairs:
-        swap = both_orders(judge, pair.task, pair.a, pair.b)
-        verdicts.append((pair.task, swap.ab, swap.ba))
-        if not swap.usable:
-            unscored += 1  # unscored in either order: this pair says nothing
-            continue
-        flips += swap.ab != swap.ba  # the same content must win in both orders
-    outcome = decide(Evidence(len(pairs) - unscored, len(pairs)), flips > 0)
+    swaps = [both_orders(judge, pair.task, pair.a, pair.b) for pair in pairs]
+    usable = [swap for swap in swaps if swap.usable]  # unscored in either order: it says nothing
+    flips = sum(swap.ab != swap.ba for swap in usable)  # the same content must win both times
+    outcome = decide(Evidence(len(usable), len(pairs)), flips > 0)
+    verdicts = [(pair.task, swap.ab, swap.ba) for pair, swap in zip(pairs, swaps, strict=True)]
+    unscored = outcome.evidence.unscored
     return PositionResult(outcome.state, flips, len(pairs), unscored, outcome.reason, verdicts)
 
 

@@ -10,17 +10,15 @@ from stages.s08_eval.report import Report, Side
 
 
 def render(report: Report) -> str:
-    """The whole report: each section in turn."""
     sections = (_summary, _levels, _detectors, _survey, _checks, _cases)
     return "\n".join(line for section in sections for line in section(report))
 
 
 def _summary(report: Report) -> list[str]:
+    reasons = report.not_successful
     lines = ["Stage 8 — evaluation report"]
-    first, *more = report.not_successful or [""]
-    if first:
-        lines.append(f"RUN IS NOT SUCCESSFUL: {first}")
-        lines += [f"  and: {reason}" for reason in more]
+    lines += [f"RUN IS NOT SUCCESSFUL: {reason}" for reason in reasons[:1]]
+    lines += [f"  and: {reason}" for reason in reasons[1:]]
     lines.append(" · ".join(f"{label}: {s.name} ({calls(s)})" for label, s in report.sides.items()))
     total, edges = len(report.results), sum(row["edge"] for row in report.results)
     lines.append(f"cases: {total}, {edges} of them edge cases (read from the trajectories)")
@@ -37,14 +35,13 @@ def _levels(report: Report) -> list[str]:
 
 
 def _detectors(report: Report) -> list[str]:
+    sides = report.sides.items()
     lines = ["position bias:"]
-    for label, side in report.sides.items():
-        lines.append(f"  {label:<7} ({side.name}): {describe_position(side.position)}")
+    lines += [f"  {label:<7} ({s.name}): {describe_position(s.position)}" for label, s in sides]
     lines.append("length bias:")
-    for label, side in report.sides.items():
+    for label, side in sides:
         first, *gaps = describe_length(side.length)
-        lines.append(f"  {label:<7} ({side.name}): {first}")
-        lines += [f"    {gap.strip()}" for gap in gaps]
+        lines += [f"  {label:<7} ({side.name}): {first}", *(f"    {gap.strip()}" for gap in gaps)]
     for detector in report.detector_broken:
         name = detector.replace("_", " ").upper()
         lines.append(f"THE {name} DETECTOR IS BROKEN: the control shows bias")

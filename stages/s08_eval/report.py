@@ -91,12 +91,10 @@ class Report:
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """The report as one JSON object: the figures of every record, and no text."""
         sides = self.sides.items()
         return {
             "cases": {"total": len(self.results), "edge": sum(row["edge"] for row in self.results)},
-            "judge": self.judge.to_json(),
-            "control": self.control.to_json(),
+            **{label: side.to_json() for label, side in sides},
             "levels": self.levels,
             "position_bias": {label: _position(side.position) for label, side in sides},
             "length_bias": {label: _length(side.length) for label, side in sides},
@@ -110,8 +108,7 @@ class Report:
 
 
 def evaluation(runs: list[CaseRun], chosen: JudgeChoice, control: JudgeChoice) -> Report:
-    """Evaluate every case on every level with the chosen judge, run both detectors on it and
-    on the control, its mirrored half, and gather it all."""
+    """Every case on every level with the chosen judge; both detectors on it and on the control."""
     judge, mirror = (CountingJudge(choice.judge, choice.name) for choice in (chosen, control))
     rows = [_row(run, judge) for run in runs]
     positions, lengths = load_position_pairs(), load_length_pairs()

@@ -20,7 +20,6 @@ from stages.s08_eval.judge import Judge
 SPECS = "biased (default), steady, module.path:attribute"  # what --judge takes, for its help
 
 BUILT_IN = {"biased": BiasedJudge, "steady": SteadyJudge}
-METHODS = ("score", "compare")
 
 
 @dataclass(frozen=True)
@@ -34,35 +33,29 @@ def resolve(spec: str) -> JudgeChoice:
     """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
-    where = f"--judge {spec!r}"  # how every error below names what it was given
-    module_name, colon, attribute = spec.partition(":")
-    if not colon or not module_name or not attribute:
-        raise CourseInputError(f"{where}: expected biased, steady or module.path:attribute")
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:  # no colon leaves no attribute
+        raise refused(spec, "expected biased, steady or module.path:attribute")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # a missing module, a syntax error, an exception at import
-        raise CourseInputError(
-            f"{where}: cannot import {module_name!r}: {one_line(error)}"
-        ) from None
+        raise refused(spec, f"cannot import {module_name!r}", error) from None
     if not hasattr(module, attribute):
-        raise CourseInputError(f"{where}: {module_name} has no attribute {attribute!r}")
+        raise refused(spec, f"{module_name} has no attribute {attribute!r}")
     found = getattr(module, attribute)
     if inspect.isclass(found) or (callable(found) and not hasattr(found, "score")):
         try:
             found = found()
         except Exception as error:  # it needs arguments, or it failed while making the judge
-            raise CourseInputError(
-                f"{where}: calling it with no arguments failed: {one_line(error)}"
-            ) from None
-    missing = [name for name in METHODS if not callable(getattr(found, name, None))]
+            raise refused(spec, "calling it with no arguments failed", error) from None
+    missing = [name for name in ("score", "compare") if not callable(getattr(found, name, None))]
     if missing:
-        raise CourseInputError(
-            f"{where}: {type(found).__name__} has no {' or '.join(missing)} method; "
-            "a judge needs score(task, answer, reference) and compare(task, first, second)"
-        )
+        needs = "a judge needs score(task, answer, reference) and compare(task, first, second)"
+        raise refused(spec, f"{type(found).__name__} has no {' or '.join(missing)} method; {needs}")
     return JudgeChoice(found, spec, fake=False)
 
 
-def one_line(error: BaseException) -> str:
-    """An exception as one line: its type and its message, newlines folded."""
-    return " ".join(f"{type(error).__name__}: {error}".split())
+def refused(spec: str, problem: str, error: BaseException | None = None) -> CourseInputError:
+    """One line naming the SPEC, the problem, and the exception behind it (its type and message)."""
+    because = "" if error is None else ": " + " ".join(f"{type(error).__name__}: {error}".split())
+    return CourseInputError(f"--judge {spec!r}: {problem}{because}")

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 STAGES_DIR = Path(__file__).resolve().parents[1]
-RUN_KEY = "run_id"
 
 
 @dataclass(frozen=True)
@@ -24,36 +23,24 @@ class Survey:
 
 def trace_fields(stage: Path) -> set[str]:
     """Keys of every dict literal passed to a `.write(...)` call in the stage's code."""
-    fields: set[str] = set()
+    keys: set[object] = set()
     for path in sorted(stage.rglob("*.py")):
         if "checks" in path.relative_to(stage).parts:
             continue
         text = path.read_text(encoding="utf-8")  # pragma: no mutate (the encoding's spelling)
         source = ast.parse(text, str(path))  # pragma: no mutate (named in syntax errors only)
         for node in ast.walk(source):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "write"
-                and node.args
-                and isinstance(node.args[0], ast.Dict)
-            ):
-                fields |= {
-                    key.value
-                    for key in node.args[0].keys
-                    if isinstance(key, ast.Constant) and isinstance(key.value, str)
-                }
-    return fields
+            match node:
+                case ast.Call(func=ast.Attribute(attr="write"), args=[ast.Dict(keys=found), *_]):
+                    keys |= {key.value for key in found if isinstance(key, ast.Constant)}
+    return {key for key in keys if isinstance(key, str)}  # a key such as 2 names no field
 
 
 def survey(stages_dir: Path = STAGES_DIR, before: int = 8) -> Survey:
     """Survey every stage numbered below `before` that writes a trace."""
     stages: dict[str, list[str]] = {}
     for stage in sorted(stages_dir.glob("s[0-9][0-9]_*")):
-        if int(stage.name[1:3]) >= before or not stage.is_dir():
-            continue
-        fields = trace_fields(stage)
-        if fields:
+        if stage.is_dir() and int(stage.name[1:3]) < before and (fields := trace_fields(stage)):
             stages[stage.name] = sorted(fields)
-    without = [name for name, fields in stages.items() if RUN_KEY not in fields]
+    without = [name for name, fields in stages.items() if "run_id" not in fields]
     return Survey(stages, without)
