@@ -52,13 +52,12 @@ def measure_report(chosen: JudgeChoice, control: JudgeChoice, repeats: int) -> R
     """Measure the judge and the steady control on the same cases, asked the same way."""
     cases = load_calibration()
     twins = load_twins(cases)
-    judge, steady = (
-        CountingJudge(chosen.judge, chosen.name),
-        CountingJudge(control.judge, control.name),
-    )
-    judged = calibrate(judge, cases, twins, repeats=repeats)
-    steadied = calibrate(steady, cases, twins, repeats=repeats)
-    return Report(Side(judged, Asking(), judge.calls), Side(steadied, Asking(), steady.calls))
+
+    def side(choice: JudgeChoice) -> Side:
+        run = calibrate(CountingJudge(choice.judge, choice.name), cases, twins, repeats=repeats)
+        return Side(run, Asking(), run.judge.calls)
+
+    return Report(side(chosen), side(control))
 
 
 if __name__ == "__main__":

@@ -39,10 +39,8 @@ def open_task(question: str, facts: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True)
 class Asking:
-    """How the judge is asked and how its reply is read: the task it sees for a question and
-    its facts, the parser of a reply, and the form's name. This stage asks the open question
-    and reads a bare integer; a later stage brings a rubric and a reply with a reason, and
-    passes them in here."""
+    """How the judge is asked and how its reply is read. This stage asks the open question and
+    reads a bare integer; a later stage passes in a rubric and a reply with a reason."""
 
     form: str = "bare"
     task: Callable[[str, tuple[str, ...]], str] = open_task
@@ -52,8 +50,7 @@ class Asking:
 
 @dataclass
 class Scorer:
-    """Puts every question to one judge. Keeps each unusable reply, and the last usable reply
-    to each answer."""
+    """Puts every question to one judge; keeps each unusable reply, and the last usable ones."""
 
     judge: CountingJudge
     repeats: int
@@ -150,8 +147,6 @@ def calibrate(
     asking: Asking = Asking(),
 ) -> Run:
     """Every measurement of one judge on the calibration set and its twins."""
-    if repeats < 1:
-        raise ValueError(f"repeats must be at least 1, got {repeats}: nothing would be scored")
     scorer = Scorer(judge, repeats, asking)
     # 1) score every answer and both of its twins
     originals = {c.id: scorer.mean_score(c, c.answer) for c in cases}

@@ -60,18 +60,17 @@ def load_calibration(path: Path = CALIBRATION_FILE) -> list[CalCase]:
         if not isinstance(raw, dict):
             raise CourseInputError(f"{where}: expected an object")
         for key, kind in FIELDS.items():
-            if not isinstance(raw.get(key), kind) or (kind is int and isinstance(raw[key], bool)):
-                got = raw.get(key)
+            got = raw.get(key)
+            if not isinstance(got, kind) or (kind is int and isinstance(got, bool)):
                 raise CourseInputError(f"{where}: {key} must be {kind.__name__}, got {got!r}")
         if raw["family"] not in set(Family):
             known = ", ".join(Family)
             raise CourseInputError(f"{where}: family {raw['family']!r} is not one of {known}")
-        if not 1 <= raw["human_score"] <= 10 or raw["human_pass"] != (
-            raw["human_score"] >= PASS_MARK
-        ):
+        score, passed = raw["human_score"], raw["human_pass"]
+        if not 1 <= score <= 10 or passed != (score >= PASS_MARK):
             raise CourseInputError(
-                f"{where}: human_score {raw['human_score']} and human_pass {raw['human_pass']} "
-                f"disagree at the gate of {PASS_MARK}"
+                f"{where}: human_score {score} and human_pass {passed} disagree at the gate of "
+                f"{PASS_MARK}"
             )
         family, facts = Family(raw["family"]), tuple(raw["facts"])
         cases.append(CalCase(**{**raw, "family": family, "facts": facts}))

@@ -18,7 +18,6 @@ from stages.s09_calibration.calibration import CalCase, families
 from stages.s09_calibration.stats import (
     bootstrap_ci,
     excludes_zero,
-    flips,
     intercept,
     intercept_ci,
     mean,
@@ -83,17 +82,15 @@ def twin_shift(
     """How twins score against their originals: the shift, its interval (found when it excludes
     zero), flips at the gate. `pairs`: (original, twin) mean scores, None where none was usable.
     """
-    usable = [
-        (original, twin) for original, twin in pairs if original is not None and twin is not None
-    ]
-    deltas = [twin - original for original, twin in usable]
+    usable = [(o, t) for o, t in pairs if o is not None and t is not None]
+    deltas = [t - o for o, t in usable]
     interval = bootstrap_ci(deltas, seed)
     outcome = decide(Evidence(len(usable), len(pairs)), excludes_zero(interval))
     higher, lower, same = words
     verdict = same
     if outcome.state == Finding.FOUND and interval is not None:
         verdict = higher if interval[0] > 0 else lower
-    changed = flips([o >= PASS_MARK for o, _ in usable], [t >= PASS_MARK for _, t in usable])
+    changed = sum((o >= PASS_MARK) != (t >= PASS_MARK) for o, t in usable)
     figures = (mean(deltas), interval, share_higher(deltas), changed)
     return TwinShift(outcome, said(outcome, verdict), len(usable), repeats, *figures)
 
@@ -128,11 +125,8 @@ def pairwise(ask: Callable[[str, str, str], Swap], cases: list[CalCase]) -> Pair
         won[winner] += 1
     usable = sum(won.values())
     outcome = decide(Evidence(usable, len(pairs)), consistent < usable)
-    verdict = "every verdict survives the swap"
-    if outcome.state == Finding.FOUND:
-        verdict = (
-            f"prefers a slot: {usable - consistent} of {usable} verdicts change with the order"
-        )
+    changed = f"prefers a slot: {usable - consistent} of {usable} verdicts change with the order"
+    verdict = changed if outcome.state == Finding.FOUND else "every verdict survives the swap"
     share = consistent / usable if usable else None
     counts = (won["a"], won["b"], won["tie"], len(pairs), 2 * len(pairs))
     return Pairwise(outcome, said(outcome, verdict), *counts, share)

@@ -23,17 +23,14 @@ from stages.s09_calibration.stats import RESAMPLES, bootstrap_means
 def draw(run: Run, folder: Path, seed: int) -> list[Path]:
     """Write the two plots of one run into `folder`; return their paths."""
     folder.mkdir(parents=True, exist_ok=True)
-    drawn = [(by_length, "score_vs_length.png"), (bootstrap, "bootstrap.png")]
-    return [save(picture(run, seed), folder / name) for picture, name in drawn]
+    drawn = [(by_length(run), "score_vs_length.png"), (bootstrap(run, seed), "bootstrap.png")]
+    return [save(figure, folder / name) for figure, name in drawn]
 
 
-def by_length(run: Run, seed: int) -> Any:
+def by_length(run: Run) -> Any:
     figure, axes = plt.subplots(figsize=(6, 4))
-    for kind, points, marker in (
-        ("original", run.series.original, "o"),
-        ("padded", run.series.padded, "^"),
-    ):
-        scored = [(x, y) for x, y in points if y is not None]
+    for kind, marker in (("original", "o"), ("padded", "^")):
+        scored = [(x, y) for x, y in getattr(run.series, kind) if y is not None]
         axes.scatter([x for x, _ in scored], [y for _, y in scored], marker=marker, label=kind)
     axes.set(xlabel="answer length (characters)", ylabel="mean score")
     axes.set_title(f"{run.judge.name}: score by length")

@@ -42,11 +42,7 @@ class Report:
 
     @property
     def not_successful(self) -> list[str]:
-        """Why the report cannot be read as a result; empty when it can.
-
-        A judge that stopped being asked; a side with nothing evaluated; a side with some
-        measures not evaluated.
-        """
+        """Why the report cannot be read as a result; empty when it can."""
         found = []
         for label, side in (("judge", self.judge), ("control", self.control)):
             missing = side.run.not_evaluated()

@@ -27,13 +27,6 @@ def share_higher(deltas: Sequence[float]) -> float | None:
     return float(np.mean(np.asarray(deltas) > 0)) if len(deltas) else None
 
 
-def flips(before: Sequence[bool], after: Sequence[bool]) -> int:
-    """How many verdicts at the gate changed between two scorings of the same cases."""
-    if len(before) != len(after):
-        raise ValueError(f"flips needs paired verdicts, got {len(before)} and {len(after)}")
-    return sum(b != a for b, a in zip(before, after, strict=True))
-
-
 def bootstrap_ci(
     values: Sequence[float], seed: int, resamples: int = RESAMPLES, level: float = LEVEL
 ) -> tuple[float, float] | None:

@@ -5,12 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fakes.judges import SteadyJudge
-from stages.s08_eval.judge import CountingJudge
-from stages.s09_calibration.calibrate import calibrate
-from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.checks.test_calibrate import MEASURES
-from stages.s09_calibration.twins import load_twins
 
 STAGE = Path(__file__).resolve().parents[1]
 
@@ -75,12 +70,6 @@ def test_arguments_that_cannot_make_a_measurement_are_refused(cli, arguments, me
     # the report command's own usage and error, not the top-level one
     assert result.stderr.startswith("usage: python -m stages.s09_calibration report ")
     assert result.stderr.endswith(f"python -m stages.s09_calibration report: error: {message}\n")
-
-
-def test_calibrate_refuses_to_score_each_text_no_times():
-    with pytest.raises(ValueError, match="repeats must be at least 1, got 0"):
-        cases = load_calibration()
-        calibrate(CountingJudge(SteadyJudge(), "s"), cases, load_twins(cases), repeats=0)
 
 
 @pytest.mark.failure_mode

@@ -8,7 +8,6 @@ from scipy import stats as scipy_stats
 from stages.s09_calibration.stats import (
     bootstrap_ci,
     excludes_zero,
-    flips,
     mean,
     share_higher,
 )
@@ -20,12 +19,6 @@ def test_mean_and_share_higher_by_hand():
     assert mean([1.0, 2.0, 6.0]) == 3.0
     assert share_higher([1.0, 0.0, -1.0, 2.0]) == 0.5  # two of four above zero
     assert mean([]) is None and share_higher([]) is None
-
-
-def test_flips_count_changed_verdicts():
-    assert flips([True, True, False, False], [True, False, True, False]) == 2
-    with pytest.raises(ValueError, match="paired verdicts, got 2 and 1"):
-        flips([True, False], [True])
 
 
 def test_bootstrap_matches_scipy_percentile_interval_closely():
