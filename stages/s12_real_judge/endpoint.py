@@ -1,9 +1,7 @@
 """Where a real judge lives and the key it needs: from the usual variables, never printed.
 
-The endpoint is OPENAI_BASE_URL (or the one given, or OpenAI's own); the key is
-OPENAI_API_KEY. A server on this machine (127.0.0.1, ::1, localhost) needs no key; any other
-endpoint without one is refused before a single call, with one line that names the endpoint
-as it may be printed — no user, password or query, and never the key.
+The endpoint is OPENAI_BASE_URL (or the one given, or OpenAI's own), the key OPENAI_API_KEY;
+only a server on this machine may go without one.
 """
 
 from __future__ import annotations
