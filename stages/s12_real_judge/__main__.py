@@ -1,7 +1,6 @@
 """Stage 12: the reports of stages 8 and 11 and the gate of stage 10, with a real instrument
 on the wire (`eval`, `calibrate`, `gate`: the README shows their options). Without a command,
-a demo: `eval` against a chat-completions server this command starts on 127.0.0.1.
-"""
+a demo: `eval` against a chat-completions server this command starts on 127.0.0.1."""
 
 from __future__ import annotations
 

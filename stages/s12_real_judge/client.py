@@ -203,11 +203,9 @@ class OpenAIJudge:
             content = response["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             content = None
-        return (
-            content
-            if isinstance(content, str)
-            else json.dumps(response, sort_keys=True, default=repr)
-        )
+        if isinstance(content, str):
+            return content
+        return json.dumps(response, sort_keys=True, default=repr)
 
     def _wait(self, attempt: int, retry_after: str | None) -> float:
         """Seconds before the next try: the backoff, with jitter, or Retry-After if longer."""

@@ -1,7 +1,6 @@
 """The commands on the wire: stage 8's report (`eval`), stage 11's report (`calibrate`) and
 stage 10's gate, each with its questions fetched ahead and its judge reached through a `Wire`
-(a later stage's brings judges of its own).
-"""
+(a later stage's brings judges of its own)."""
 
 from __future__ import annotations
 

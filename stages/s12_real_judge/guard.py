@@ -70,13 +70,11 @@ class Progress:
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.label = label
+        self.label, self.clock = label, clock
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty() if live is None else live
-        self.clock = clock
         self.started: float | None = None  # when the first call began: an idle judge is quiet
-        self.last = 0.0
-        self.shown = False
+        self.last, self.shown = 0.0, False  # when a line was last shown; whether one is live
         self.lock = threading.Lock()
 
     def begin(self) -> float:
@@ -116,8 +114,7 @@ class GuardedJudge:
     def __init__(
         self, judge: Judge, name: str, timeout_s: float = TIMEOUT_S, progress: bool | None = None
     ) -> None:
-        self.judge = judge
-        self.timeout_s = timeout_s
+        self.judge, self.timeout_s = judge, timeout_s
         self.breaker = Breaker(f"judge {name}, at most {timeout_s:g} s a call (--judge-timeout)")
         self.progress = Progress(f"judge {name}", live=progress)
         self.calls = self.failed = 0

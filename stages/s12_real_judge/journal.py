@@ -1,7 +1,5 @@
-"""The journal: every paid reply, committed to disk the moment it arrives, so that a run killed
-and run again pays for no reply twice. Keys are hashes of what was asked (client.py's `key`),
-so the key to the endpoint is never in the file.
-"""
+"""The journal: every paid reply on disk the moment it arrives, so that a run killed and run
+again pays for none twice. Keys hash what was asked (client.py's `key`): no API key is in it."""
 
 from __future__ import annotations
 

@@ -41,9 +41,8 @@ class JudgeRequest:
 def resolve_real(
     request: JudgeRequest, base: Settings | None = None, make: Callable[..., Any] | None = None
 ) -> JudgeChoice:
-    """The judge a request names, ready for the wire; a bad SPEC is a one-line
-    CourseInputError. A later stage's judge of openai:MODEL is `make`, its settings' defaults
-    `base`."""
+    """The judge a request names, ready for the wire; a bad SPEC is a one-line CourseInputError.
+    A later stage's judge of openai:MODEL is `make`, its settings' defaults `base`."""
     spec = request.spec
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
@@ -109,8 +108,7 @@ def control_of(request: JudgeRequest, spec: str = "steady") -> JudgeChoice:
 
 def settle(choice: JudgeChoice) -> dict[str, Any]:
     """Once every call is made: the progress line ended, why the judge stopped being asked
-    (`unavailable`, None while its breaker stayed shut) and, for a judge that describes
-    itself, what it says (`instrument`). Neither is known before."""
+    (`unavailable`, None while it was asked) and what a judge that describes itself says."""
     judge = choice.judge
     if isinstance(judge, GuardedJudge):
         judge.progress.finish()

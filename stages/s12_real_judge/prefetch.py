@@ -40,14 +40,13 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     jobs = []
     for messages, shape in planned:
         prompt = json.dumps(messages, sort_keys=True)
-        jobs.append((messages, shape, seen[prompt]))
+        jobs.append((messages, seen[prompt], shape))
         seen[prompt] += 1
     done = failed = 0
     progress = Progress(f"judge openai:{judge.model}", live=judge.progress)
     progress.begin()
 
-    def one(job: tuple[Messages, str, int]) -> bool:
-        messages, shape, repeat = job
+    def one(messages: Messages, repeat: int, shape: str) -> bool:
         try:
             judge.ask(messages, repeat, shape)
         except UNAVAILABLE:
@@ -56,7 +55,7 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
 
     pool = ThreadPoolExecutor(max_workers=max(1, judge.settings.concurrency))
     try:
-        pending = {pool.submit(one, job) for job in jobs}
+        pending = {pool.submit(one, *job) for job in jobs}
         while pending:  # wakes once a second: progress shows a stalled run too
             finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
             done += len(finished)

@@ -1,6 +1,5 @@
 """What a real judge is asked, in one readable place: a system line, then the question with
-what the reply must be ("Reply with one integer ..."), for stage 8's strict parsers.
-"""
+what the reply must be ("Reply with one integer ..."), for stage 8's strict parsers."""
 
 from __future__ import annotations
 
