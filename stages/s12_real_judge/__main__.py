@@ -1,17 +1,6 @@
 """Stage 12: the reports of stages 8 and 11 and the gate of stage 10, with a real instrument
-on the wire.
-
-    python -m stages.s12_real_judge eval      [stage 8's options] [wire options]
-    python -m stages.s12_real_judge calibrate [stage 11's report options] [wire options]
-    python -m stages.s12_real_judge gate      [stage 10's gate options] [wire options]
-
-Wire options: --judge-config FILE, --no-cache, --progress, --judge-timeout S; `--judge` also
-takes openai:MODEL. Without a command, a demo: `eval` against a chat-completions server that
-this command starts on 127.0.0.1, so the whole wire runs with no network.
-
-Each report command prints what its stage prints, with the same JSON keys, and exits as its
-stage does; and 1 when a judge was found unavailable (its breaker opened).
-"""
+on the wire (`eval`, `calibrate`, `gate`: the README shows their options). Without a command,
+a demo: `eval` against a chat-completions server this command starts on 127.0.0.1."""
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
 """A real judge: any OpenAI-compatible chat-completions endpoint, treated as an instrument.
 
-Faults become states, never crashes. A 429, a 5xx or a dropped connection is tried again
-after a backoff that doubles, with jitter (a longer Retry-After wins), then is "unavailable"
-(judge.py): the question is unscored. A time-out is not retried; a connection never opened
-(refused, unknown host, TLS) is Unreachable at once, since waiting will not bring a server.
-A reply of the wrong shape is passed on raw for the strict parser; a question past the
-budget is never sent (OverBudget); any other 4xx (a wrong key or model) stops the run with
-one line. Every reply is journalled as it arrives; a question is asked at most once a run.
+Faults become states, never crashes: what fails is "unavailable" (judge.py), the question
+unscored; only a wrong key or model (a 4xx but 429) stops the run, with one line. Every reply
+is journalled as it arrives, and a question is asked at most once a run.
 """
 
 from __future__ import annotations
@@ -28,9 +24,11 @@ from stages.s08_eval.judge import UNAVAILABLE, Instrument, OverBudget, RateLimit
 from stages.s12_real_judge import prompts
 from stages.s12_real_judge.endpoint import locate, never_connected, safe_url
 from stages.s12_real_judge.guard import Breaker
-from stages.s12_real_judge.journal import Journal, Store
+from stages.s12_real_judge.journal import Journal
 from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
+
+PLANNED = {"score": "5", "verdict": "tie"}  # what a question planned, not asked, is answered
 
 
 class OpenAIJudge:
@@ -46,19 +44,16 @@ class OpenAIJudge:
         use_journal: bool = True,
         sleep: Callable[[float], None] = time.sleep,
         progress: bool | None = None,
-        identity: str | None = None,
     ) -> None:
         self.model, self.settings = model, settings or Settings()
         where = locate(model, api_key, base_url)
         self.base_url, self.endpoint, self._key = where.url, where.host, where.key
-        # what the journal files replies under: the endpoint, unless the instrument is known
-        # better by another name (a local model by its file's hash, whatever port it is on)
-        self.identity = identity or self.endpoint
+        self.identity = self.endpoint  # what the journal files replies under
         self.client = openai.OpenAI(
             api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
         )
         path = self.settings.journal
-        self.journal: Store | None = Journal(ROOT / path) if use_journal and path else None
+        self.journal = Journal(ROOT / path) if use_journal and path else None
         self.sleep, self.jitter, self.progress = sleep, random.Random(0), progress
         self.breaker = Breaker(
             f"endpoint {safe_url(where.url)} ({where.source}), model {model}, OPENAI_API_KEY "
@@ -67,26 +62,15 @@ class OpenAIJudge:
         self.lock = threading.Lock()
         self.asked: Counter[str] = Counter()  # prompt -> times asked in this run
         self.known: dict[str, str | Exception] = {}  # key -> this run's reply, or its failure
+        self.planned: list[tuple[Messages, str]] | None = None  # its questions, while planned
         self.sent = 0  # questions sent to the endpoint (what the budget counts)
         self.requests = self.paid = self.cached = self.tokens = 0
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        messages = self.score_messages(task, answer, reference)
-        return self.unwrap(self.ask(messages, shape="score"), "score")
+        return self.ask(prompts.score_messages(task, answer, reference), shape="score")
 
     def compare(self, task: str, first: str, second: str) -> str:
-        messages = self.compare_messages(task, first, second)
-        return self.unwrap(self.ask(messages, shape="verdict"), "verdict")
-
-    # How a question is put and its reply read: a later stage's judge asks for JSON instead.
-    def score_messages(self, task: str, answer: str, reference: str) -> Messages:
-        return prompts.score_messages(task, answer, reference)
-
-    def compare_messages(self, task: str, first: str, second: str) -> Messages:
-        return prompts.compare_messages(task, first, second)
-
-    def unwrap(self, raw: str, shape: str) -> str:
-        return raw  # a bare reply goes to the strict parser as it came
+        return self.ask(prompts.compare_messages(task, first, second), shape="verdict")
 
     def form(self, shape: str) -> dict[str, Any]:
         return {}  # what a question is sent with besides its settings: nothing, for a bare reply
@@ -100,19 +84,13 @@ class OpenAIJudge:
         """Why the run stopped asking this judge; None while it is asked."""
         return self.breaker.why
 
-    def received(self) -> dict[str, str]:
-        """Every reply this run got, by its key: from the endpoint or from the journal."""
-        with self.lock:
-            return {key: reply for key, reply in self.known.items() if isinstance(reply, str)}
-
-    def restart_count(self) -> None:
-        """Count repeats from the start again: the report pass after a prefetch."""
-        with self.lock:
-            self.asked.clear()
-
     def ask(self, messages: Messages, repeat: int | None = None, shape: str = "score") -> str:
         """One reply for these messages: 1) what this run already got (a reply or a failure),
-        2) what an earlier run stored in the journal, 3) otherwise paid for once, and kept."""
+        2) what an earlier run stored in the journal, 3) otherwise paid for once, and kept.
+        While a run is planned, its questions are written down instead, and not asked."""
+        if self.planned is not None:
+            self.planned.append((messages, shape))
+            return PLANNED[shape]
         prompt = json.dumps(messages, sort_keys=True)
         with self.lock:
             if repeat is None:
@@ -168,16 +146,17 @@ class OpenAIJudge:
             try:
                 response = self._post(messages, shape)
             except openai.APIStatusError as error:
-                self._status(error.status_code, attempt)
-                self.sleep(self._wait(attempt, error.response.headers.get("retry-after")))
-                continue
+                failed = self._status(error.status_code)
+                retry_after = error.response.headers.get("retry-after")
             except openai.APIConnectionError as error:
-                self._connection(error, attempt)
-                self.sleep(self._wait(attempt, None))
-                continue
-            with self.lock:
-                self.paid += 1
-            return self._text(response)
+                failed, retry_after = self._connection(error), None
+            else:
+                with self.lock:
+                    self.paid += 1
+                return self._text(response)
+            if attempt == self.settings.attempts:
+                raise failed
+            self.sleep(self._wait(attempt, retry_after))
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
     def _post(self, messages: Messages, shape: str) -> Any:
@@ -185,37 +164,32 @@ class OpenAIJudge:
         # building those costs more CPU than the whole rest of a call.
         body = {"model": self.model, "messages": messages, **self.reply_settings()}
         body.update(self.form(shape))
+        limit = self.settings.timeout_s
         try:
             return self.client.post(
-                "/chat/completions",
-                body=body,
-                cast_to=object,
-                options={"timeout": self.settings.timeout_s},
+                "/chat/completions", body=body, cast_to=object, options={"timeout": limit}
             )
         except openai.APITimeoutError:
-            limit = f"{self.settings.timeout_s:g} s"
-            raise TimeoutError(f"no reply from {self.endpoint} within {limit}") from None
+            raise TimeoutError(f"no reply from {self.endpoint} within {limit:g} s") from None
 
-    def _status(self, status: int, attempt: int) -> None:
-        """An error status: raise what it means, or return to try again."""
+    def _status(self, status: int) -> Exception:
+        """What an error status means once the tries run out; a 4xx but 429 stops the run."""
         if status != 429 and status < 500:
             raise CourseInputError(
                 f"--judge openai:{self.model}: HTTP {status} from {self.endpoint}; "
                 "check OPENAI_API_KEY, OPENAI_BASE_URL and the model name"
             ) from None
-        if attempt == self.settings.attempts:
-            message = f"HTTP {status} from {self.endpoint} after {attempt} attempts"
-            raise (RateLimited if status == 429 else ConnectionError)(message) from None
+        message = f"HTTP {status} from {self.endpoint} after {self.settings.attempts} attempts"
+        return (RateLimited if status == 429 else ConnectionError)(message)
 
-    def _connection(self, error: BaseException, attempt: int) -> None:
-        """A connection error: raise what it means, or return to try again."""
+    def _connection(self, error: BaseException) -> Exception:
+        """What a lost connection means once the tries run out; one never opened, at once."""
         cause = never_connected(error)
         if cause is not None:  # no server there: waiting will not bring one
             raise Unreachable(f"cannot connect to {self.endpoint}: {cause}") from None
-        if attempt == self.settings.attempts:
-            raise ConnectionError(
-                f"connection to {self.endpoint} lost, {attempt} attempts"
-            ) from None
+        return ConnectionError(
+            f"connection to {self.endpoint} lost, {self.settings.attempts} attempts"
+        )
 
     def _text(self, response: Any) -> str:
         """The reply's text; a reply of another shape is passed on as its raw JSON."""

@@ -1,23 +1,18 @@
 """The commands on the wire: stage 8's report (`eval`), stage 11's report (`calibrate`) and
-stage 10's gate, each with its questions fetched ahead and its judge reached through a `Wire`.
-
-This stage's command and the later ones that bring judges of their own (a local model, a
-calibration history) use them.
-"""
+stage 10's gate, each with its questions fetched ahead and its judge reached through a `Wire`
+(a later stage's brings judges of its own)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import ExitStack
 from dataclasses import replace
-from pathlib import Path
+from functools import partial
 
 from stages.s01_model.cli import ROOT, short
 from stages.s01_model.files import writable
 from stages.s08_eval import commands as evaluation_command
 from stages.s08_eval.cases import load_cases, run_case
-from stages.s08_eval.judge import Judge
 from stages.s08_eval.render import render as render_evaluation
 from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import JudgeChoice
@@ -25,11 +20,10 @@ from stages.s09_calibration.commands import parse
 from stages.s10_agreement import commands as calibration
 from stages.s10_agreement.gate import load_gate
 from stages.s10_agreement.people import AgreedRun
-from stages.s10_agreement.report import Report
 from stages.s10_agreement.structured import Reply
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import render
-from stages.s12_real_judge.judges import WIRE, JudgeRequest, Wire, chosen_by, settle
+from stages.s12_real_judge.judges import WIRE, JudgeRequest, Wire, control_of, settle
 from stages.s12_real_judge.prefetch import ask_ahead
 
 EVAL_REPORT = ROOT / "reports" / "s12_eval.json"
@@ -48,25 +42,22 @@ def request_of(args: argparse.Namespace) -> JudgeRequest:
     )
 
 
-def run_eval(argv: list[str], prog: str, wire: Wire = WIRE, out: Path = EVAL_REPORT) -> int:
+def run_eval(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
     """Stage 8's report: plan its questions, fetch them, then build it in order."""
-    parser = evaluation_command.parser(f"{prog} eval", wire.specs, out)
+    parser = evaluation_command.parser(f"{prog} eval", wire.specs, EVAL_REPORT)
     wire.options(parser)
     args = parser.parse_args(argv)
     request = request_of(args)
     out = writable(args.out, "--out")  # checked before any call is made
     runs = [run_case(case) for case in load_cases(args.cases)]
-    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
-        chosen, control = chosen_by(request, stack, wire, args.control)
-        report = ask_ahead(
-            chosen.judge, lambda judge: evaluation(runs, replace(chosen, judge=judge), control)
-        )
-        judged = replace(report.judge, **settle(chosen))  # why it stopped, what it says of itself
-        settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
-        wire.keep(request, chosen)
-        evaluation_command.emit(settled.to_json(), render_evaluation(settled), args.json, out)
-        print(f"report written to {short(out)}", file=sys.stderr)
-        return evaluation_command.status(settled.not_successful)
+    chosen, control = wire.choose(request), control_of(request, args.control)
+    report = ask_ahead(chosen, lambda asked: evaluation(runs, asked, control))
+    judged = replace(report.judge, **settle(chosen))  # why it stopped, what it says of itself
+    settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
+    wire.keep(request, chosen)
+    evaluation_command.emit(settled.to_json(), render_evaluation(settled), args.json, out)
+    print(f"report written to {short(out)}", file=sys.stderr)
+    return evaluation_command.status(settled.not_successful)
 
 
 def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
@@ -78,35 +69,26 @@ def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
         wire.options(command)
     args = parse(parser, commands, argv)
     request, reply = request_of(args), Reply(args.reply)
-    with ExitStack() as stack:  # a local judge's server, stopped however the run ends
-        if args.command == "gate":
-            limits = load_gate(args.config)  # read before any call is made
-            _, run, down = measure_gate(request, reply, stack, wire)
-            return calibration.emit_gate(run, limits, args.config, reply, down)
-        files = calibration.outputs(args.out, args.plots)
-        chosen, control = chosen_by(request, stack, wire)
-
-        def measure(judge: Judge) -> Report:
-            asked = replace(chosen, judge=judge)
-            return calibration.measure_report(
-                asked, control, args.repeats, reply, calibrate=calibrate_and_correct
-            )
-
-        report = ask_ahead(chosen.judge, measure)
-        wire.keep(request, chosen)
-        judged = replace(report.judge, **settle(chosen))
-        settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
-        as_json, rubric_record = args.json, args.write_rubric_record
-        return calibration.emit_report(settled, render(settled), as_json, files, rubric_record)
+    if args.command == "gate":
+        limits = load_gate(args.config)  # read before any call is made
+        _, run, down = measure_gate(request, reply, wire)
+        return calibration.emit_gate(run, limits, args.config, reply, down)
+    files = calibration.outputs(args.out, args.plots)
+    chosen, control = wire.choose(request), control_of(request)
+    measure = partial(calibration.measure_report, calibrate=calibrate_and_correct)
+    report = ask_ahead(chosen, lambda asked: measure(asked, control, args.repeats, reply))
+    wire.keep(request, chosen)
+    judged = replace(report.judge, **settle(chosen))
+    settled = replace(report, judge=judged, control=replace(report.control, **settle(control)))
+    as_json, rubric_record = args.json, args.write_rubric_record
+    return calibration.emit_report(settled, render(settled), as_json, files, rubric_record)
 
 
 def measure_gate(
-    request: JudgeRequest, reply: Reply, stack: ExitStack, wire: Wire = WIRE
+    request: JudgeRequest, reply: Reply, wire: Wire = WIRE
 ) -> tuple[JudgeChoice, AgreedRun, str | None]:
     """The judge the gate measures, its run, and why it stopped being asked (None if not)."""
-    chosen, _ = chosen_by(request, stack, wire)
-    run = ask_ahead(
-        chosen.judge, lambda judge: calibration.measure_gate(replace(chosen, judge=judge), reply)
-    )
+    chosen = wire.choose(request)
+    run = ask_ahead(chosen, lambda asked: calibration.measure_gate(asked, reply))
     wire.keep(request, chosen)
     return chosen, run, settle(chosen)["unavailable"]

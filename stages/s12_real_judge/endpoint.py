@@ -1,9 +1,5 @@
-"""Where a real judge lives and the key it needs: from the usual variables, never printed.
-
-The endpoint is OPENAI_BASE_URL (or the one given, or OpenAI's own); the key is
-OPENAI_API_KEY. A server on this machine (127.0.0.1, ::1, localhost) needs no key; any other
-endpoint without one is refused before a single call, with one line that names the endpoint
-as it may be printed — no user, password or query, and never the key.
+"""Where a real judge lives and the key it needs: from the usual variables, OPENAI_BASE_URL
+and OPENAI_API_KEY; the key is never printed, and only a server on this machine needs none.
 """
 
 from __future__ import annotations
@@ -55,10 +51,8 @@ def safe_url(url: str) -> str:
 def on_this_machine(url: str) -> bool:
     """Whether the endpoint is on loopback, where a server needs no key."""
     host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
 

@@ -1,11 +1,8 @@
 """A judge on a leash: a time limit on every call, a breaker for a dead instrument, progress.
 
-Three things go wrong that the strict parser never sees, because no reply arrives at all:
-a call hangs (stage 6's `call_with_timeout` abandons it after `timeout_s`: unscored, "timed
-out"); the instrument is gone (after STOP_AFTER time-outs or refused connections in a row
-the breaker opens, and every later question is unscored at once); and a long run is silent
-(progress goes to stderr: a live line on a terminal, otherwise a line every
-PROGRESS_EVERY_S seconds, so that a CI log shows the run is alive).
+What the strict parser never sees, since no reply arrives: a call that hangs (stage 6's
+`call_with_timeout` abandons it: unscored), an instrument that is gone (the breaker opens,
+every later question unscored at once), a long run that is silent (progress on stderr).
 """
 
 from __future__ import annotations
@@ -34,11 +31,10 @@ DEAD = (TimeoutError, Unreachable, ConnectionRefusedError)
 
 
 class Breaker:
-    """Counts dead-instrument failures in a row; at `stop_after` it opens and stays open."""
+    """Counts dead-instrument failures in a row; at STOP_AFTER it opens and stays open."""
 
-    def __init__(self, instrument: str, stop_after: int = STOP_AFTER) -> None:
+    def __init__(self, instrument: str) -> None:
         self.instrument = instrument  # what to name in the message; never a key
-        self.stop_after = stop_after
         self.in_a_row = 0
         self.why: str | None = None  # set once, when it opens
         self.lock = threading.Lock()
@@ -55,7 +51,7 @@ class Breaker:
                 self.in_a_row = 0  # a reply, or a fault of another kind: the instrument is there
                 return
             self.in_a_row += 1
-            if self.why is None and self.in_a_row >= self.stop_after:
+            if self.why is None and self.in_a_row >= STOP_AFTER:
                 self.why = (
                     f"unavailable after {self.in_a_row} failed calls in a row "
                     f"({type(error).__name__}: {error}); {self.instrument}; "
@@ -74,13 +70,11 @@ class Progress:
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.label = label
+        self.label, self.clock = label, clock
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty() if live is None else live
-        self.clock = clock
         self.started: float | None = None  # when the first call began: an idle judge is quiet
-        self.last = 0.0
-        self.shown = False
+        self.last, self.shown = 0.0, False  # when a line was last shown; whether one is live
         self.lock = threading.Lock()
 
     def begin(self) -> float:
@@ -92,19 +86,15 @@ class Progress:
 
     def tick(self, done: int, failed: int, total: int | None = None, note: str = "") -> None:
         """Show how far the run has got, when a line is due; `note` says what it waits for."""
-        started = self.begin()
-        now = self.clock()
+        started, now = self.begin(), self.clock()
         with self.lock:
             elapsed = now - started
-            after, every = (
-                (LIVE_AFTER_S, 0.1) if self.live else (PROGRESS_EVERY_S, PROGRESS_EVERY_S)
-            )
+            after, every = (LIVE_AFTER_S, 0.1) if self.live else (PROGRESS_EVERY_S,) * 2
             if elapsed < after or now - self.last < every:
                 return
-            self.last = now
-            self.shown = True
+            self.last, self.shown = now, True
             count = f"{done}/{total}" if total else f"{done} call{'s' * (done != 1)}"
-            rate = done / elapsed if elapsed > 0 else 0.0
+            rate = done / elapsed  # a line is due only `after` seconds in: never a zero
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
             line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
             line += f"; {note}" if note else ""
@@ -124,8 +114,7 @@ class GuardedJudge:
     def __init__(
         self, judge: Judge, name: str, timeout_s: float = TIMEOUT_S, progress: bool | None = None
     ) -> None:
-        self.judge = judge
-        self.timeout_s = timeout_s
+        self.judge, self.timeout_s = judge, timeout_s
         self.breaker = Breaker(f"judge {name}, at most {timeout_s:g} s a call (--judge-timeout)")
         self.progress = Progress(f"judge {name}", live=progress)
         self.calls = self.failed = 0

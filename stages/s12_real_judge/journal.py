@@ -1,23 +1,11 @@
-"""The journal: every paid reply, kept on disk the moment it arrives.
-
-A run that is interrupted or killed, then run again, pays for no reply twice: each reply is
-committed before the next question is asked. Keys are hashes of what was asked (client.py's
-`key`), so the key to the endpoint is never in the file.
-"""
+"""The journal: every paid reply on disk the moment it arrives, so that a run killed and run
+again pays for none twice. Keys hash what was asked (client.py's `key`): no API key is in it."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Protocol
-
-
-class Store(Protocol):
-    """Where a judge finds replies it has had before: the journal, or a recording."""
-
-    def get(self, key: str) -> str | None: ...
-    def put(self, key: str, reply: str) -> None: ...
 
 
 class Journal:

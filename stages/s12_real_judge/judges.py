@@ -1,17 +1,13 @@
 """Which judge, on the wire: stage 8's SPECs (biased, steady, module.path:attribute), each
-call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py).
-
-A command reads its wire options once, into a `JudgeRequest`. A `Wire` says how a command
-reaches its judge — the SPECs it names, the options it adds, how a request becomes a judge,
-what it keeps once the run ends — so that a later stage can bring judges of its own to the
-same commands.
+call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py). A
+command reads its wire options once, into a `JudgeRequest`, and reaches its judge through a
+`Wire`, which a later stage replaces to bring judges of its own to the same commands.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -45,9 +41,8 @@ class JudgeRequest:
 def resolve_real(
     request: JudgeRequest, base: Settings | None = None, make: Callable[..., Any] | None = None
 ) -> JudgeChoice:
-    """The judge a request names, ready for the wire; a bad SPEC is a one-line
-    CourseInputError. A later stage's judge of openai:MODEL is `make`, its settings' defaults
-    `base`."""
+    """The judge a request names, ready for the wire; a bad SPEC is a one-line CourseInputError.
+    A later stage's judge of openai:MODEL is `make`, its settings' defaults `base`."""
     spec = request.spec
     if not spec.startswith("openai:"):
         chosen = resolve(spec)
@@ -84,17 +79,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
     parser.add_argument("--no-cache", action="store_true", help="ask anew; skip the journal")
     parser.add_argument("--progress", action="store_true", help="live progress without a terminal")
-    parser.add_argument(
-        "--judge-timeout",
-        type=positive,
-        metavar="S",
-        help=f"seconds a judge call may take (default {TIMEOUT_S:g}; openai: timeout_s)",
-    )
-
-
-def judge_of(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
-    """This stage's judge of a request; none has a server for `stack` to stop."""
-    return resolve_real(request)
+    limit = f"seconds a judge call may take (default {TIMEOUT_S:g}; openai: timeout_s)"
+    parser.add_argument("--judge-timeout", type=positive, metavar="S", help=limit)
 
 
 def kept_nothing(request: JudgeRequest, choice: JudgeChoice) -> None:
@@ -103,32 +89,26 @@ def kept_nothing(request: JudgeRequest, choice: JudgeChoice) -> None:
 
 @dataclass(frozen=True)
 class Wire:
-    """How a command reaches its judge."""
+    """How a command reaches its judge: the SPECs it names, the options it adds, how a request
+    becomes a judge, what it keeps once the run ends."""
 
     specs: str = SPECS
     options: Callable[[argparse.ArgumentParser], None] = add_options
-    choose: Callable[[JudgeRequest, ExitStack | None], JudgeChoice] = judge_of
+    choose: Callable[[JudgeRequest], JudgeChoice] = resolve_real
     keep: Callable[[JudgeRequest, JudgeChoice], None] = kept_nothing
 
 
 WIRE = Wire()
 
 
-def chosen_by(
-    request: JudgeRequest,
-    stack: ExitStack | None = None,
-    wire: Wire = WIRE,
-    control: str = "steady",
-) -> tuple[JudgeChoice, JudgeChoice]:
-    """The judge of a request, as `wire` makes it, and the guarded control."""
-    guarded = JudgeRequest(control, timeout_s=request.timeout_s)
-    return wire.choose(request, stack), resolve_real(guarded)
+def control_of(request: JudgeRequest, spec: str = "steady") -> JudgeChoice:
+    """The control judge, guarded with the request's time limit."""
+    return resolve_real(JudgeRequest(spec, timeout_s=request.timeout_s))
 
 
 def settle(choice: JudgeChoice) -> dict[str, Any]:
     """Once every call is made: the progress line ended, why the judge stopped being asked
-    (`unavailable`, None while its breaker stayed shut) and, for a judge that describes
-    itself, what it says (`instrument`). Neither is known before."""
+    (`unavailable`, None while it was asked) and what a judge that describes itself says."""
     judge = choice.judge
     if isinstance(judge, GuardedJudge):
         judge.progress.finish()

@@ -1,5 +1,5 @@
 """Asking ahead. The reports ask one question after another: against an endpoint, one round
-trip after another. So 1) the report runs against a PlanningJudge, which writes each question
+trip after another. So 1) the report runs with the judge planning: it writes each question
 down and answers something parseable; 2) the questions are asked `concurrency` at a time, into
 the run's memory and the journal; 3) the report runs again and finds each reply, or failure,
 where a sequential run would have asked for it: same replies, same order, none paid twice.
@@ -13,7 +13,8 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from stages.s08_eval.judge import UNAVAILABLE, Judge
+from stages.s08_eval.judge import UNAVAILABLE
+from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.guard import Progress
 from stages.s12_real_judge.prompts import Messages
@@ -21,30 +22,15 @@ from stages.s12_real_judge.prompts import Messages
 T = TypeVar("T")
 
 
-class PlanningJudge:
-    """Records every question a run would ask, in the form the real judge will ask it, with
-    the shape of its reply; and replies with something parseable."""
-
-    def __init__(self, judge: OpenAIJudge) -> None:
-        self.judge = judge  # whose questions these are: it words them
-        self.planned: list[tuple[Messages, str]] = []
-
-    def score(self, task: str, answer: str, reference: str) -> str:
-        self.planned.append((self.judge.score_messages(task, answer, reference), "score"))
-        return "5"
-
-    def compare(self, task: str, first: str, second: str) -> str:
-        self.planned.append((self.judge.compare_messages(task, first, second), "verdict"))
-        return "tie"
-
-
-def ask_ahead(judge: Judge, run: Callable[[Judge], T]) -> T:
-    """`run(judge)`; for a real judge, with `run`'s questions planned and fetched first."""
+def ask_ahead(chosen: JudgeChoice, run: Callable[[JudgeChoice], T]) -> T:
+    """`run(chosen)`; for a real judge, with `run`'s questions planned and fetched first."""
+    judge = chosen.judge
     if isinstance(judge, OpenAIJudge):
-        planner = PlanningJudge(judge)
-        run(planner)
-        prefetch(judge, planner.planned)
-    return run(judge)
+        judge.planned = []
+        run(chosen)
+        planned, judge.planned = judge.planned, None
+        prefetch(judge, planned)
+    return run(chosen)
 
 
 def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
@@ -54,14 +40,13 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     jobs = []
     for messages, shape in planned:
         prompt = json.dumps(messages, sort_keys=True)
-        jobs.append((messages, shape, seen[prompt]))
+        jobs.append((messages, seen[prompt], shape))
         seen[prompt] += 1
     done = failed = 0
     progress = Progress(f"judge openai:{judge.model}", live=judge.progress)
     progress.begin()
 
-    def one(job: tuple[Messages, str, int]) -> bool:
-        messages, shape, repeat = job
+    def one(messages: Messages, repeat: int, shape: str) -> bool:
         try:
             judge.ask(messages, repeat, shape)
         except UNAVAILABLE:
@@ -70,7 +55,7 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
 
     pool = ThreadPoolExecutor(max_workers=max(1, judge.settings.concurrency))
     try:
-        pending = {pool.submit(one, job) for job in jobs}
+        pending = {pool.submit(one, *job) for job in jobs}
         while pending:  # wakes once a second: progress shows a stalled run too
             finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
             done += len(finished)
@@ -79,5 +64,4 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     finally:  # after Ctrl-C or a 401, only what is in flight finishes
         pool.shutdown(cancel_futures=True)
         progress.finish()
-    judge.restart_count()  # step 3 counts its repeats from the start again
     return len(jobs)

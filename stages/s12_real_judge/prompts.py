@@ -1,7 +1,5 @@
 """What a real judge is asked, in one readable place: a system line, then the question with
-what the reply must be ("Reply with one integer ..."). The reply is parsed by stage 8's strict
-parsers as it comes; a later stage asks for the same replies as JSON under a schema.
-"""
+what the reply must be ("Reply with one integer ..."), for stage 8's strict parsers."""
 
 from __future__ import annotations
 

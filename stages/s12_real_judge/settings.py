@@ -1,8 +1,5 @@
-"""The settings of a real judge: one dataclass holds every default and says why.
-
-A TOML file given with `--judge-config FILE` overrides only what it names; an unknown name
-or a value of the wrong type is an error naming it. The key and the endpoint are not
-settings: they come from OPENAI_API_KEY and OPENAI_BASE_URL, and never from a file.
+"""The settings of a real judge: one dataclass holds every default and says why. The key and
+the endpoint are not settings: they come from OPENAI_API_KEY and OPENAI_BASE_URL, never a file.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from stages.s01_model.files import writable
 from stages.s09_calibration.calibration import load_calibration
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.commands import request_of, run_calibration, run_eval
-from stages.s13_local_model.judges import WIRE, add_options
+from stages.s13_local_model.judges import add_options, choose, keep, wire
 from stages.s13_local_model.padding import REVIEW_FILE, pad, review, summary
 
 PROG = "python -m stages.s13_local_model"
@@ -41,13 +41,13 @@ def run_pad(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     out, request = writable(args.out, "--out"), request_of(args)
     with ExitStack() as stack:
-        chosen = WIRE.choose(request, stack)
+        chosen = choose(request, stack)
         if not isinstance(chosen.judge, OpenAIJudge):
             raise CourseInputError(
                 f"pad --judge {args.judge}: needs a model (local, replay, openai:)"
             )
         padded = pad(chosen.judge, load_calibration())
-        WIRE.keep(request, chosen)
+        keep(request, chosen)
     print("\n".join(summary(padded)))
     print(f"{review(padded, out)} twins that passed written to {short(out)} for review")
     down = chosen.judge.down()
@@ -64,9 +64,10 @@ def main() -> int:
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
     if argv[0] == "pad":
         return run_pad(argv[1:])
-    if argv[0] == "eval":
-        return run_eval(argv[1:], PROG, WIRE)
-    return run_calibration(argv, PROG, WIRE)
+    with ExitStack() as stack:  # the local model's server, stopped however the command ends
+        if argv[0] == "eval":
+            return run_eval(argv[1:], PROG, wire(stack))
+        return run_calibration(argv, PROG, wire(stack))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import ExitStack
+from functools import partial
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
@@ -46,11 +47,11 @@ def serve_local(stack: ExitStack, settings: Settings, request: JudgeRequest) -> 
 
     command = local.llama_server(local.model_file())
     url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
-    # journalled by the model file's hash: a new port each run, the same instrument
     real = StructuredJudge(
         local.MODEL_NAME, settings, base_url=url, use_journal=request.use_journal,
-        progress=request.progress, identity=local.IDENTITY,
+        progress=request.progress,
     )  # fmt: skip
+    real.identity = local.IDENTITY  # journalled by its file's hash: a new port, the same model
     return JudgeChoice(real, "local", fake=False)
 
 
@@ -74,8 +75,12 @@ def keep(request: JudgeRequest, choice: JudgeChoice) -> None:
         from stages.s12_real_judge.client import OpenAIJudge
         from stages.s13_local_model.recording import save
 
-        assert isinstance(choice.judge, OpenAIJudge), "choose lets only the local judge record"
-        print(save(choice.judge.received()), file=sys.stderr)
+        judge = choice.judge
+        assert isinstance(judge, OpenAIJudge), "choose lets only the local judge record"
+        received = {key: reply for key, reply in judge.known.items() if isinstance(reply, str)}
+        print(save(received), file=sys.stderr)  # the replies this run got, not its failures
 
 
-WIRE = Wire(SPECS, add_options, choose, keep)
+def wire(stack: ExitStack) -> Wire:
+    """How stage 12's commands reach these judges; `local` is served until `stack` closes."""
+    return Wire(SPECS, add_options, partial(choose, stack=stack), keep)

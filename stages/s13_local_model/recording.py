@@ -19,6 +19,7 @@ from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import read_text
 from stages.s08_eval.judge import Instrument
+from stages.s12_real_judge.journal import Journal
 from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
 from stages.s13_local_model.local import IDENTITY, MODEL_NAME
@@ -72,29 +73,15 @@ def save(received: dict[str, str], path: Path | None = None) -> str:
     )
 
 
-class Recorded:
-    """The recording in the journal's place: every reply read from it, none written."""
-
-    def __init__(self, replies: dict[str, str]) -> None:
-        self.replies = replies
-
-    def get(self, key: str) -> str | None:
-        return self.replies.get(key)
-
-    def put(self, key: str, reply: str) -> None:
-        raise AssertionError("a replay receives no reply to keep")  # pragma: no cover
-
-
 class ReplayJudge(StructuredJudge):
     """The local model as recorded: every reply from the recording, no request ever sent."""
 
     def __init__(self, settings: Settings, path: Path | None = None) -> None:
-        super().__init__(
-            MODEL_NAME, settings, base_url=NOWHERE, use_journal=False, identity=IDENTITY
-        )
-        path = path or RECORDING
-        self.journal = Recorded(load(path))
-        self.path, self.missing = path, 0
+        super().__init__(MODEL_NAME, settings, base_url=NOWHERE, use_journal=False)
+        self.identity, self.path, self.missing = IDENTITY, path or RECORDING, 0
+        self.journal = Journal(Path(":memory:"))  # the recording in the journal's place
+        for key, reply in load(self.path).items():
+            self.journal.put(key, reply)
 
     def _call(self, messages: Messages, shape: str) -> str:
         with self.lock:

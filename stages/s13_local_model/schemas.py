@@ -21,7 +21,6 @@ from stages.s08_eval.judge import VERDICTS
 from stages.s10_agreement.structured import is_score, strict_object
 from stages.s12_real_judge import prompts
 from stages.s12_real_judge.client import OpenAIJudge
-from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
 
 FORMS = ("", "json_schema", "json_object")  # the `structured` setting: off, OpenAI, llama.cpp
@@ -78,18 +77,17 @@ class StructuredJudge(OpenAIJudge):
         settings = self.settings
         return settings.structured if isinstance(settings, StructuredSettings) else ""
 
-    def score_messages(self, task: str, answer: str, reference: str) -> Messages:
+    def score(self, task: str, answer: str, reference: str) -> str:
         if not self.structured:
-            return super().score_messages(task, answer, reference)
-        return prompts.score_messages(task, answer, reference, ASK["score"])
+            return super().score(task, answer, reference)
+        messages = prompts.score_messages(task, answer, reference, ASK["score"])
+        return unwrap(self.ask(messages, shape="score"), "score")
 
-    def compare_messages(self, task: str, first: str, second: str) -> Messages:
+    def compare(self, task: str, first: str, second: str) -> str:
         if not self.structured:
-            return super().compare_messages(task, first, second)
-        return prompts.compare_messages(task, first, second, ASK["verdict"])
-
-    def unwrap(self, raw: str, shape: str) -> str:
-        return unwrap(raw, shape) if self.structured else raw
+            return super().compare(task, first, second)
+        messages = prompts.compare_messages(task, first, second, ASK["verdict"])
+        return unwrap(self.ask(messages, shape="verdict"), "verdict")
 
     def form(self, shape: str) -> dict[str, Any]:
         if not self.structured:

@@ -37,7 +37,7 @@ from stages.s10_agreement.gate import GATE_FILE, Rule, load_gate
 from stages.s10_agreement.structured import Reply
 from stages.s12_real_judge import commands
 from stages.s12_real_judge.judges import positive, settle
-from stages.s13_local_model.judges import SPECS, WIRE, add_options
+from stages.s13_local_model.judges import SPECS, add_options, wire
 from stages.s16_history import history
 from stages.s16_history.canary import (
     THRESHOLD,
@@ -96,7 +96,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     writable(args.history, "--history")
     request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:
-        chosen, run, down = commands.measure_gate(request, reply, stack, WIRE)
+        chosen, run, down = commands.measure_gate(request, reply, wire(stack))
     made = history.entry(Command.CALIBRATE, chosen, args.reply, run)
     new = history.with_threshold(made, records)
     print("\n".join(table([new])[1:]))
@@ -115,7 +115,7 @@ def run_gate(args: argparse.Namespace) -> int:
     writable(args.history, "--history")
     request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
-        chosen, run, down = commands.measure_gate(request, reply, stack, WIRE)
+        chosen, run, down = commands.measure_gate(request, reply, wire(stack))
         status = emit_gate(run, limits, args.config, reply, down)
         now = history.entry(Command.GATE, chosen, args.reply, run)
         rules = history_rules(records, now, limits)

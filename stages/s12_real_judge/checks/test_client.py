@@ -22,7 +22,7 @@ from stages.s08_eval.judge import OverBudget, RateLimited, read_score
 from stages.s12_real_judge import prompts
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.endpoint import DEFAULT_BASE_URL, on_this_machine, safe_url
-from stages.s12_real_judge.prefetch import PlanningJudge, prefetch
+from stages.s12_real_judge.prefetch import prefetch
 from stages.s12_real_judge.settings import Settings, load_settings
 
 KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
@@ -299,7 +299,7 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
     assert str(judge.breaker.why).startswith(
         "unavailable after 3 failed calls in a row (TimeoutError: no reply from 127.0.0.1:"
     )
-    assert judge.received() == {} and judge.describe().paid_calls == 0
+    assert judge.describe().paid_calls == judge.describe().from_cache == 0
 
 
 def test_the_endpoint_is_printed_without_credentials():
@@ -376,12 +376,12 @@ def test_the_journal_is_where_the_settings_say_and_off_when_asked(tmp_path):
         assert off.journal is None
 
 
-def test_the_planner_asks_exactly_what_the_real_judge_will_and_answers_parseably():
-    planner = PlanningJudge(
-        OpenAIJudge("m", Settings(journal=""), base_url="http://127.0.0.1:9/v1")
-    )
+def test_a_judge_planning_writes_down_what_it_will_ask_and_answers_parseably():
+    planner = OpenAIJudge("m", Settings(journal=""), base_url="http://127.0.0.1:9/v1")
+    planner.planned = []  # nothing listens on port 9: a question asked would fail
     assert read_score(planner, "t", "a", "r").value == 5
     assert planner.compare("t", "first answer", "second answer") == "tie"
+    assert planner.describe().requests == 0
     assert planner.planned == [
         (prompts.score_messages("t", "a", "r"), "score"),
         (prompts.compare_messages("t", "first answer", "second answer"), "verdict"),
@@ -411,12 +411,3 @@ def test_each_prompt_puts_every_text_under_its_own_heading():
 )  # fmt: skip
 def test_only_a_server_on_this_machine_is_spared_the_key(url, here):
     assert on_this_machine(url) is here
-
-
-def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path):
-    settings = Settings(journal=str(tmp_path / "journal.sqlite"))
-    with ChatServer() as first, ChatServer() as second:
-        for server in (first, second):
-            judge = OpenAIJudge("m", settings, base_url=server.url, identity="local:abc")
-            assert judge.score("t", "a", "r") == "7"
-    assert (len(first.requests), len(second.requests)) == (1, 0)  # the second run paid nothing

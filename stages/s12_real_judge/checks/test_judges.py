@@ -14,7 +14,6 @@ from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s12_real_judge.judges import (
     JudgeRequest,
     add_options,
-    chosen_by,
     positive,
     resolve_real,
     settle,
@@ -55,7 +54,7 @@ def test_the_judge_options_are_read_and_explained():
                            "--no-cache", "--judge-config", "mine.toml")  # fmt: skip
     assert (given.judge_timeout, given.progress, given.no_cache) == (2.5, True, True)
     assert given.judge_config == Path("mine.toml")
-    choice = chosen_by(request_of(given))[0]
+    choice = resolve_real(request_of(given))
     assert guarded(choice).timeout_s == 2.5 and guarded(choice).progress.live is True
     text = " ".join(parser.format_help().split())
     for fragment in ("--judge-config JUDGE_CONFIG settings of an openai: judge (TOML)",

@@ -9,15 +9,18 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import ExitStack, nullcontext
+from dataclasses import replace
 
 import pytest
 
+from fakes.chat_server import ChatServer
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s12_real_judge.judges import JudgeRequest
 from stages.s12_real_judge.settings import load_settings
 from stages.s13_local_model import local
-from stages.s13_local_model.judges import LOCAL, resolve_judge
+from stages.s13_local_model.judges import LOCAL, resolve_judge, serve_local
 from stages.s13_local_model.local import LocalServer, ServerDown
 from stages.s13_local_model.schemas import StructuredSettings
 
@@ -174,6 +177,23 @@ def test_the_commands_without_the_local_model_say_how_to_install_it(cli, monkeyp
         ]
     with pytest.raises(CourseInputError, match="served by the commands"):
         resolve_judge(JudgeRequest("local"))
+
+
+def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path, monkeypatch):
+    monkeypatch.setattr(local, "model_file", lambda: tmp_path / local.MODEL_FILE)
+    monkeypatch.setattr(local, "llama_server", lambda model: stand_in)
+    settings = replace(LOCAL, journal=str(tmp_path / "journal.sqlite"))
+    with ChatServer() as first, ChatServer() as second:
+        for server in (first, second):  # two runs, the model served on a port of its own each
+
+            def on_its_port(command, log, url=server.url):
+                return nullcontext(url)  # the stand-in's port, in place of a LocalServer's
+
+            monkeypatch.setattr(local, "LocalServer", on_its_port)
+            with ExitStack() as stack:
+                judge = serve_local(stack, settings, JudgeRequest("local")).judge
+                assert judge.score("t", "a", "r") == "7"
+    assert (len(first.requests), len(second.requests)) == (1, 0)  # the second run paid nothing
 
 
 def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):

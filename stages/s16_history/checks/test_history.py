@@ -227,8 +227,8 @@ def test_a_local_model_served_on_another_port_is_the_same_judge():
     from stages.s12_real_judge.settings import Settings
 
     def served_on(port):
-        judge = OpenAIJudge("m1", Settings(journal=""), base_url=f"http://127.0.0.1:{port}/v1",
-                            identity="local:abc123")  # fmt: skip
+        judge = OpenAIJudge("m1", Settings(journal=""), base_url=f"http://127.0.0.1:{port}/v1")
+        judge.identity = "local:abc123"  # as the local judge is known, by its model file
         return history.fingerprint(JudgeChoice(judge, "local", fake=False), "bare")
 
     assert changes(served_on(38085), served_on(44353)) == []
