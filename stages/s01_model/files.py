@@ -70,9 +70,13 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def folder(path: Path | None, option: str) -> Path | None:
-    """`path` when it is a folder or not there yet (None stays None): checked before any work."""
-    if path is not None and path.exists() and not path.is_dir():
-        raise CourseInputError(f"{option} {path}: is a file; name a folder to write them in")
+    """`path` when it is a folder or can become one (None stays None): checked before any work."""
+    if path is None:
+        return None
+    above = next(place for place in (path, *path.resolve().parents) if place.exists())
+    if not above.is_dir():
+        where = "" if above == path else f" {above}"
+        raise CourseInputError(f"{option} {path}:{where} is a file; name a folder to write them in")
     return path
 
 

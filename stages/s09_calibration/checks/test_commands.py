@@ -82,4 +82,8 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(cli, one_lin
     one_line_error(cli("stages.s09_calibration", "report", "--plots", str(plots),
                        "--out", str(tmp_path / "r.json")),
                    f"--plots {plots}: is a file; name a folder to write them in")  # fmt: skip
+    below = plots / "pictures"  # a folder that cannot be made: a file is in its way
+    refused = f"--plots {below}: {plots} is a file; name a folder to write them in"
+    one_line_error(cli("stages.s09_calibration", "report", "--plots", str(below),
+                       "--out", str(tmp_path / "r.json")), refused)  # fmt: skip
     assert not (tmp_path / "r.json").exists()  # refused before anything was measured
