@@ -27,8 +27,10 @@ def ask_ahead(chosen: JudgeChoice, run: Callable[[JudgeChoice], T]) -> T:
     judge = chosen.judge
     if isinstance(judge, OpenAIJudge):
         judge.planned = []
-        run(chosen)
-        planned, judge.planned = judge.planned, None
+        try:
+            run(chosen)
+        finally:  # a plan that fails leaves a judge that asks, not one that answers "5"
+            planned, judge.planned = judge.planned, None
         prefetch(judge, planned)
     return run(chosen)
 

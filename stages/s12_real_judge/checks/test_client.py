@@ -19,10 +19,11 @@ import pytest
 from fakes.chat_server import ChatServer, Drop, Hang, Malformed, Reply, Status
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import OverBudget, RateLimited, read_score
+from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge import prompts
 from stages.s12_real_judge.client import OpenAIJudge
 from stages.s12_real_judge.endpoint import DEFAULT_BASE_URL, on_this_machine, safe_url
-from stages.s12_real_judge.prefetch import prefetch
+from stages.s12_real_judge.prefetch import ask_ahead, prefetch
 from stages.s12_real_judge.settings import Settings, load_settings
 
 KEY = "sk-test-K3Y-DISTINCTIVE-9f8e7d"
@@ -411,3 +412,18 @@ def test_each_prompt_puts_every_text_under_its_own_heading():
 )  # fmt: skip
 def test_only_a_server_on_this_machine_is_spared_the_key(url, here):
     assert on_this_machine(url) is here
+
+
+@pytest.mark.failure_mode
+def test_a_run_that_fails_while_planned_leaves_a_judge_that_asks(tmp_path):
+    def broken_report(chosen):
+        chosen.judge.score("t", "a", "r")  # planned, not asked
+        raise ValueError("a case file that breaks half-way")
+
+    with ChatServer(default=lambda request: Reply("8")) as server:
+        judge = judge_for(server, tmp_path)
+        with pytest.raises(ValueError):
+            ask_ahead(JudgeChoice(judge, "openai:some-model", fake=False), broken_report)
+        assert judge.planned is None
+        assert read_score(judge, "t", "a", "r").value == 8  # the server's reply, not the plan's 5
+        assert len(server.requests) == 1
