@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: make the course importable
 
 from scripts.course import junit_messages, junit_results  # noqa: E402
+from scripts.preloaded import Forked, Server  # noqa: E402
 
 TEN_TIMES = 10.0  # a limit is this many times the measured time of the same checks...
 AT_LEAST = 60.0  # ...and never under a minute (a run of one quick check is mostly start-up)
@@ -72,15 +73,30 @@ class Run:
     messages: dict[str, str] = field(default_factory=dict)
 
 
+Child = subprocess.Popen[str] | Forked
+
+
 @dataclass
 class Runner:
-    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them."""
+    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them. Each
+    run is forked from a process with the checks' libraries imported (scripts/preloaded.py)
+    where that process can run, else started as `python -m pytest`; `close` ends it."""
 
     scratch: Path
     root: Path = ROOT
-    children: set[subprocess.Popen[str]] = field(default_factory=set)
+    children: set[Child] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
+    server: Server = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.server = Server(self.scratch / "preloaded.sock")
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.close()
 
     def copy(self, name: str) -> Path:
         tree = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.scratch)) / "tree"
@@ -101,11 +117,11 @@ class Runner:
             "HYPOTHESIS_PROFILE": "mutation",
             "HYPOTHESIS_STORAGE_DIRECTORY": str(tree.parent / "hypothesis"),
         }
-        command = [sys.executable, "-m", "pytest", *args, "-q", "-p", "no:cacheprovider"]
-        command += ["--assert=plain"] if plain else []
-        child = subprocess.Popen(
-            # the checks' own temporary files go into the scratch folder too
-            [*command, f"--junitxml={junit}", f"--basetemp={tree.parent / 'tmp'}"],
+        options = [*args, "-q", "-p", "no:cacheprovider", *(["--assert=plain"] if plain else [])]
+        # the checks' own temporary files go into the scratch folder too
+        options += [f"--junitxml={junit}", f"--basetemp={tree.parent / 'tmp'}"]
+        child = self.server.start(tree, options, env) or subprocess.Popen(
+            [sys.executable, "-m", "pytest", *options],
             cwd=tree,  # the copy is the first entry on sys.path, not the working tree
             env=env,
             stdout=subprocess.PIPE,
@@ -134,9 +150,7 @@ class Runner:
                 _kill(child)
 
 
-def wait(
-    child: subprocess.Popen[str], started: float, limit: Limit | None
-) -> tuple[int | None, str, float]:
+def wait(child: Child, started: float, limit: Limit | None) -> tuple[int | None, str, float]:
     """Wait for `child` until it ends or its limit passes (then kill it: code None)."""
     while True:
         known = limit.seconds() if limit is not None else None
@@ -151,7 +165,7 @@ def wait(
                 return None, child.communicate()[0], allowed
 
 
-def _kill(child: subprocess.Popen[str]) -> None:
+def _kill(child: Child) -> None:
     with suppress(ProcessLookupError):  # it may have finished already
         os.killpg(child.pid, signal.SIGKILL)
 

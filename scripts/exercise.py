@@ -341,8 +341,10 @@ def main() -> int:
     ):
         show(exercise, record)
         return 0
-    with tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch:
-        runner = Runner(Path(scratch))
+    with (
+        tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch,
+        Runner(Path(scratch)) as runner,
+    ):
         if exercise.kind == "write":
             return verify(runner, exercise, args.record)
         return predict(runner, exercise, str(args.predict), args.record)

@@ -237,8 +237,10 @@ def main() -> int:
     if wrong := misplaced(exercises, course):
         raise CourseInputError(f"{args.manifest.name}: {'; '.join(wrong)}")
     log = sys.stderr if args.json else sys.stdout
-    with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
-        runner = Runner(Path(scratch))
+    with (
+        tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch,
+        Runner(Path(scratch)) as runner,
+    ):
         if args.show:
             return show(runner, select(exercises, [args.show], None)[0])
         chosen = plan(select(exercises, args.ids, args.stage), course)

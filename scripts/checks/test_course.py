@@ -459,3 +459,13 @@ def test_lint_on_a_file_laid_out_by_hand_names_make_format_which_fixes_it(tmp_pa
     after = make("lint")
     assert after.returncode == 0, after.stdout + after.stderr
     assert (tmp_path / "test_mine.py").read_text().startswith("import os\nimport sys\n")
+
+
+@pytest.mark.xdist_group("grouping")
+def test_checks_marked_with_one_group_are_sent_to_one_worker(request):
+    # `make test` spreads the checks over workers and keeps each xdist_group on one, so that
+    # a costly fixture is made once; pytest-xdist groups by a suffix it adds to the node id,
+    # which some pytest releases (9.2) no longer let it add: the groups are then ignored
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("only under `make test`, whose workers take the checks by group")
+    assert request.node.nodeid.endswith("@grouping")

@@ -1,0 +1,85 @@
+"""The exercise runners' pytest runs, forked from a process with the libraries imported: each
+run imports its own tree's code afresh, takes its own environment, and is stopped whole."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.copies import Limit, Runner
+
+PROBE = """
+import os, subprocess, time
+
+import probe
+
+
+def test_probe():
+    assert probe.__file__ == os.path.join(os.getcwd(), "probe.py")
+    assert probe.VALUE == os.environ["PROBE"]  # this tree's code, under this run's environment
+    assert os.getsid(0) == os.getpid()  # a session of its own: killpg stops it whole
+
+
+def test_hangs():
+    if os.environ.get("HANG"):
+        child = subprocess.Popen(["sleep", "300"])
+        (open(os.environ["HANG"], "w")).write(str(child.pid))
+        time.sleep(300)
+"""
+
+
+def tree(scratch: Path, value: str) -> Path:
+    """A tree of one module whose VALUE is `value`, and checks that read it."""
+    folder = scratch / f"run-{value}" / "tree"
+    folder.mkdir(parents=True)
+    (folder / "probe.py").write_text(f"VALUE = {value!r}\n")
+    (folder / "test_probe.py").write_text(PROBE)
+    return folder
+
+
+def probed(runner: Runner, folder: Path, value: str, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PROBE", value)
+    return runner.pytest(folder, ["test_probe.py::test_probe"]).results
+
+
+def test_each_forked_run_imports_its_own_tree_under_its_own_environment(tmp_path, monkeypatch):
+    with Runner(tmp_path) as runner:
+        for value in ("first", "second"):  # the same module name, two trees, one server
+            assert probed(runner, tree(tmp_path, value), value, monkeypatch) == {
+                "test_probe.py::test_probe": "passed"
+            }
+        server = runner.server.process
+        assert server is not None and server.poll() is None  # both were forked, not started
+    assert server.returncode == 0  # and the server ends with the runner
+
+
+@pytest.mark.failure_mode
+def test_a_forked_run_past_its_limit_is_stopped_with_its_children(tmp_path, monkeypatch):
+    pid_file = tmp_path / "sleeper.pid"
+    monkeypatch.setenv("HANG", str(pid_file))
+    limit = Limit(at_least=1.0)
+    limit.measured(0.0)
+    with Runner(tmp_path) as runner:
+        run = runner.pytest(tree(tmp_path, "hangs"), ["test_probe.py::test_hangs"], limit)
+        assert runner.server.process is not None and runner.server.process.poll() is None
+    assert run.code is None and run.limit == 1.0
+    sleeper = int(pid_file.read_text())
+    for _ in range(50):  # the killed process group's last child is reaped by init
+        try:
+            os.kill(sleeper, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the check's child {sleeper} outlived the limit")
+
+
+def test_where_the_server_cannot_listen_python_is_started_as_before(tmp_path, monkeypatch):
+    deep = tmp_path / ("x" * 100)  # a socket path longer than a Unix socket's address allows
+    deep.mkdir()
+    with Runner(deep) as runner:
+        assert probed(runner, tree(deep, "plain"), "plain", monkeypatch) == {
+            "test_probe.py::test_probe": "passed"
+        }
+        assert runner.server.process is not None and runner.server.process.poll() is not None
