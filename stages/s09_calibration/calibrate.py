@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from stages.s08_eval.judge import CountingJudge, Reading, parse_score, read
 from stages.s08_eval.position import Swap, both_orders
@@ -129,8 +129,7 @@ class Run:
 
     def measures(self) -> dict[str, Measure]:
         """Every measure of the run, by name, in the report's order."""
-        found = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {name: m for name, m in found.items() if isinstance(m, Measure)}
+        return {name: m for name, m in vars(self).items() if isinstance(m, Measure)}
 
     def not_evaluated(self) -> list[str]:
         """The measures that had too little usable data to conclude anything."""
@@ -152,14 +151,13 @@ def calibrate(
     originals = {c.id: scorer.mean_score(c, c.answer) for c in cases}
     padded = {c.id: scorer.mean_score(c, twins[c.id].padded) for c in cases}
     concise = {c.id: scorer.mean_score(c, twins[c.id].concise) for c in cases}
-    ids = [c.id for c in cases]
     # 2) the length of every original and padded twin, with its score
     original = tuple((len(c.answer), originals[c.id]) for c in cases)
     longer = tuple((len(twins[c.id].padded), padded[c.id]) for c in cases)
     # 3) every measure; pairwise asks its own questions
     return Run(
-        twin_shift([(originals[i], padded[i]) for i in ids], repeats, seed, VERBOSITY),
-        twin_shift([(originals[i], concise[i]) for i in ids], repeats, seed, CONCISE),
+        twin_shift(originals, padded, repeats, seed, VERBOSITY),
+        twin_shift(originals, concise, repeats, seed, CONCISE),
         pairwise(scorer.both_orders, cases),
         self_preference(cases, originals, seed),
         summarise(scorer.unscored),

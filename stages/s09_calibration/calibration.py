@@ -82,8 +82,5 @@ def families(cases: list[CalCase]) -> list[tuple[CalCase, CalCase]]:
     by_pair: dict[str, dict[Family, CalCase]] = {}
     for case in cases:
         by_pair.setdefault(case.pair, {})[case.family] = case
-    return [
-        (members[Family.BULLETS], members[Family.PROSE])
-        for members in by_pair.values()
-        if len(members) == 2
-    ]
+    both = [members for members in by_pair.values() if len(members) == 2]
+    return [(members[Family.BULLETS], members[Family.PROSE]) for members in both]

@@ -39,12 +39,10 @@ def add_report(commands: Any, name: str, specs: str, out: Path) -> argparse.Argu
     return report
 
 
-def parse(
-    found: argparse.ArgumentParser, commands: Commands, argv: list[str]
-) -> argparse.Namespace:
-    """The arguments; no command means the first. A mistyped option is reported by the
-    command it was given to, with that command's usage."""
-    args, unknown = found.parse_known_args(argv or [next(iter(commands))])
+def parse(top: argparse.ArgumentParser, commands: Commands, argv: list[str]) -> argparse.Namespace:
+    """The arguments, read by the top-level parser; no command means the first. A mistyped
+    option is reported by the command it was given to, with that command's usage."""
+    args, unknown = top.parse_known_args(argv or [next(iter(commands))])
     if unknown:
         commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     return args

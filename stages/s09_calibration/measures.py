@@ -14,20 +14,11 @@ from typing import Any
 from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
 from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.position import Swap
+from stages.s09_calibration import stats
 from stages.s09_calibration.calibration import CalCase, families
-from stages.s09_calibration.stats import (
-    bootstrap_ci,
-    excludes_zero,
-    intercept,
-    intercept_ci,
-    mean,
-    share_higher,
-)
 
-Interval = tuple[float, float]
 Scores = dict[str, float | None]  # a mean score by case id; None when nothing was usable
-# A twin shift's verdict: (twins score higher, twins score lower, no shift)
-Words = tuple[str, str, str]
+Words = tuple[str, str, str]  # a twin shift's verdict: twins higher, twins lower, no shift
 VERBOSITY = ("longer scores higher", "longer scores lower", "no shift")
 CONCISE = ("rewards brevity", "rewards thoroughness by volume", "no shift")
 
@@ -71,27 +62,25 @@ class TwinShift(Measure):
     n: int  # originals whose twin was scored too
     repeats: int  # scorings averaged into each score
     mean_delta: float | None
-    ci: Interval | None
+    ci: stats.Interval | None
     share_higher: float | None  # share of twins that scored above their original
     flips: int  # answers whose pass/fail at the gate the twin changed
 
 
-def twin_shift(
-    pairs: list[tuple[float | None, float | None]], repeats: int, seed: int, words: Words
-) -> TwinShift:
+def twin_shift(original: Scores, twin: Scores, repeats: int, seed: int, words: Words) -> TwinShift:
     """How twins score against their originals: the shift, its interval (found when it excludes
-    zero), flips at the gate. `pairs`: (original, twin) mean scores, None where none was usable.
-    """
+    zero), flips at the gate. `original`, `twin`: mean scores by case id, None if none usable."""
+    pairs = [(original[i], twin[i]) for i in original]
     usable = [(o, t) for o, t in pairs if o is not None and t is not None]
     deltas = [t - o for o, t in usable]
-    interval = bootstrap_ci(deltas, seed)
-    outcome = decide(Evidence(len(usable), len(pairs)), excludes_zero(interval))
+    interval = stats.bootstrap_ci(deltas, seed)
+    outcome = decide(Evidence(len(usable), len(pairs)), stats.excludes_zero(interval))
     higher, lower, same = words
     verdict = same
     if outcome.state == Finding.FOUND and interval is not None:
         verdict = higher if interval[0] > 0 else lower
     changed = sum((o >= PASS_MARK) != (t >= PASS_MARK) for o, t in usable)
-    figures = (mean(deltas), interval, share_higher(deltas), changed)
+    figures = (stats.mean(deltas), interval, stats.share_higher(deltas), changed)
     return TwinShift(outcome, said(outcome, verdict), len(usable), repeats, *figures)
 
 
@@ -136,7 +125,7 @@ def pairwise(ask: Callable[[str, str, str], Swap], cases: list[CalCase]) -> Pair
 class SelfPreference(Measure):
     pairs: int  # equal pairs with both answers scored
     gap: float | None  # bullets minus prose, at equal length
-    ci: Interval | None
+    ci: stats.Interval | None
 
 
 def self_preference(cases: list[CalCase], scores: Scores, seed: int) -> SelfPreference:
@@ -149,8 +138,8 @@ def self_preference(cases: list[CalCase], scores: Scores, seed: int) -> SelfPref
         if first is not None and second is not None:
             gaps.append(first - second)
             length_gaps.append(float(len(bullets.answer) - len(prose.answer)))
-    gap, interval = intercept(length_gaps, gaps), intercept_ci(length_gaps, gaps, seed)
-    outcome = decide(Evidence(len(gaps), len(equal)), excludes_zero(interval))
+    gap, interval = stats.intercept(length_gaps, gaps), stats.intercept_ci(length_gaps, gaps, seed)
+    outcome = decide(Evidence(len(gaps), len(equal)), stats.excludes_zero(interval))
     verdict = "no preference for either family's style at equal quality and length"
     if outcome.state == Finding.FOUND and gap is not None:
         favoured = "bullets" if gap > 0 else "prose"

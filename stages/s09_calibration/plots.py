@@ -14,7 +14,6 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display is needed or used
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from stages.s09_calibration.calibrate import Run
 from stages.s09_calibration.stats import RESAMPLES, bootstrap_means
@@ -43,7 +42,7 @@ def bootstrap(run: Run, seed: int) -> Any:
     deltas = [p - o for (_, o), (_, p) in pairs if o is not None and p is not None]
     figure, axes = plt.subplots(figsize=(6, 4))
     if deltas:
-        axes.hist(bootstrap_means(np.asarray(deltas), np.random.default_rng(seed), RESAMPLES), 40)
+        axes.hist(bootstrap_means(deltas, seed, RESAMPLES), 40)
         for edge in run.verbosity.ci or ():
             axes.axvline(edge, linestyle="--", color="black")
     axes.axvline(0, color="red")

@@ -14,14 +14,8 @@ from typing import Any
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import Instrument
 from stages.s09_calibration.calibrate import Asking, Run, Unscored
-from stages.s09_calibration.measures import (
-    Interval,
-    Measure,
-    Pairwise,
-    SelfPreference,
-    TwinShift,
-    plain,
-)
+from stages.s09_calibration.measures import Measure, Pairwise, SelfPreference, TwinShift, plain
+from stages.s09_calibration.stats import Interval
 
 
 @dataclass(frozen=True)
@@ -33,6 +27,11 @@ class Side:
     calls_in_all: int  # the rubric change's calls included
     unavailable: str | None = None  # why it stopped being asked, when it did
     instrument: Instrument | None = None  # what the instrument says of itself, if it can
+
+    def to_json(self) -> dict[str, Any]:
+        known = {"calls_in_all": self.calls_in_all, "unavailable": self.unavailable}
+        described = {} if self.instrument is None else {"instrument": self.instrument.to_json()}
+        return {**plain(self.run), "judge": {**plain(self.run.judge), **known, **described}}
 
 
 @dataclass(frozen=True)
@@ -59,20 +58,12 @@ class Report:
         return found
 
 
-def side_json(side: Side) -> dict[str, Any]:
-    judge = {**plain(side.run.judge), "calls_in_all": side.calls_in_all}
-    judge["unavailable"] = side.unavailable
-    if side.instrument is not None:
-        judge["instrument"] = side.instrument.to_json()
-    return {**plain(side.run), "judge": judge}
-
-
 def to_json(report: Report) -> dict[str, Any]:
     """The report as one JSON object: the judge's measures at the top, the control beside."""
     return {
-        **side_json(report.judge),
+        **report.judge.to_json(),
         "reply": report.judge.asking.form,
-        "control": side_json(report.control),
+        "control": report.control.to_json(),
         "not_successful": report.not_successful,
     }
 
@@ -124,8 +115,7 @@ def render_side(label: str, side: Side) -> list[str]:
     run = side.run
     unscored = unscored_line(run.unscored, side.asking.hint)
     lines = [f"{label}: {run.judge.name} ({run.judge.calls} calls, {unscored})"]
-    if side.instrument is not None:
-        i = side.instrument
+    if (i := side.instrument) is not None:
         lines.append(
             f"  instrument: {i.model} at {i.endpoint} — {i.requests} requests, {i.paid_calls} "
             f"replies received, {i.from_cache} from {i.kept_in} (the rubric change included)"

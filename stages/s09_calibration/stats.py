@@ -15,6 +15,7 @@ import numpy as np
 
 RESAMPLES = 2000
 LEVEL = 0.95
+Interval = tuple[float, float]  # (low, high)
 
 
 def mean(values: Sequence[float]) -> float | None:
@@ -29,7 +30,7 @@ def share_higher(deltas: Sequence[float]) -> float | None:
 
 def bootstrap_ci(
     values: Sequence[float], seed: int, resamples: int = RESAMPLES, level: float = LEVEL
-) -> tuple[float, float] | None:
+) -> Interval | None:
     """A percentile bootstrap interval for the mean; None for no values.
 
     1) draw `resamples` samples of len(values) with replacement (seeded);
@@ -37,16 +38,14 @@ def bootstrap_ci(
     3) the interval runs between the (1 - level) / 2 and (1 + level) / 2 quantiles.
     One value gives the interval [value, value]: there is nothing to vary.
     """
-    data = np.asarray(values, dtype=float)
-    if data.size == 0:
+    if not len(values):
         return None
-    rng = np.random.default_rng(seed)
-    return percentile_interval(bootstrap_means(data, rng, resamples), level)
+    return percentile_interval(bootstrap_means(values, seed, resamples), level)
 
 
 def percentile_interval(
     replicates: Sequence[float] | np.ndarray[Any, Any], level: float = LEVEL
-) -> tuple[float, float]:
+) -> Interval:
     """The middle `level` of bootstrap replicates: from their (1 - level) / 2 quantile to
     their (1 + level) / 2 one. Needs at least one replicate."""
     tail = (1 - level) / 2
@@ -54,10 +53,9 @@ def percentile_interval(
     return float(low), float(high)
 
 
-def bootstrap_means(
-    data: np.ndarray[Any, Any], rng: np.random.Generator, resamples: int
-) -> np.ndarray[Any, Any]:
-    """The means of `resamples` resamples with replacement, in chunks to bound memory."""
+def bootstrap_means(values: Sequence[float], seed: int, resamples: int) -> np.ndarray[Any, Any]:
+    """The means of `resamples` resamples with replacement (seeded), in chunks to bound memory."""
+    data, rng = np.asarray(values, dtype=float), np.random.default_rng(seed)
     means = np.empty(resamples)
     chunk = max(1, 2_000_000 // max(1, data.size))
     for start in range(0, resamples, chunk):
@@ -67,7 +65,7 @@ def bootstrap_means(
     return means
 
 
-def excludes_zero(interval: tuple[float, float] | None) -> bool:
+def excludes_zero(interval: Interval | None) -> bool:
     """True when the interval lies wholly above or wholly below zero."""
     return interval is not None and (interval[0] > 0 or interval[1] < 0)
 
@@ -86,14 +84,11 @@ def intercept(x: Sequence[float], y: Sequence[float]) -> float | None:
     return float(b.mean() - slope * a.mean())
 
 
-def intercept_ci(x: Sequence[float], y: Sequence[float], seed: int) -> tuple[float, float] | None:
+def intercept_ci(x: Sequence[float], y: Sequence[float], seed: int) -> Interval | None:
     """A percentile bootstrap interval for `intercept`, resampling (x, y) pairs together."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if a.size == 0:
         return None
-    rng = np.random.default_rng(seed)
-    estimates = [
-        intercept(a[picks].tolist(), b[picks].tolist())
-        for picks in rng.integers(0, a.size, size=(RESAMPLES, a.size))
-    ]
+    picks = np.random.default_rng(seed).integers(0, a.size, size=(RESAMPLES, a.size))
+    estimates = [intercept(a[p].tolist(), b[p].tolist()) for p in picks]
     return percentile_interval([e for e in estimates if e is not None])

@@ -42,8 +42,7 @@ def load_twins(cases: list[CalCase], path: Path = TWINS_FILE) -> dict[str, Twins
     for case in cases:
         if case.id not in twins:
             raise CourseInputError(f"{path}: no twins for case {case.id!r}")
-        problems = twin_problems(case, twins[case.id])
-        if problems:
+        if problems := twin_problems(case, twins[case.id]):
             raise CourseInputError(f"{path}: twins of {case.id!r}: {problems[0]}")
     return twins
 

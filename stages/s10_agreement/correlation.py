@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from stages.s08_eval.findings import Evidence, Finding, decide
-from stages.s09_calibration.measures import Interval, Measure, said
-from stages.s09_calibration.stats import LEVEL, excludes_zero
+from stages.s09_calibration.measures import Measure, said
+from stages.s09_calibration.stats import LEVEL, Interval, excludes_zero
 
 UNDEFINED_RHO = "the correlation is undefined: fewer than 4 points, or lengths that never vary"
 

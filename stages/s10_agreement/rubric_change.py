@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stages.s08_eval.findings import Evidence, Finding, Outcome
-from stages.s09_calibration.measures import Interval, Measure, said
+from stages.s09_calibration.measures import Measure, said
+from stages.s09_calibration.stats import Interval
 from stages.s10_agreement.people import AgreedRun
 
 

@@ -31,7 +31,7 @@ from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import resolve
 from stages.s09_calibration import stats
-from stages.s09_calibration.measures import Interval, Measure, said
+from stages.s09_calibration.measures import Measure, said
 from stages.s09_calibration.report import interval
 from stages.s09_calibration.stats import bootstrap_ci, excludes_zero, intercept, intercept_ci
 from stages.s11_correction.estimates import Estimate, heading
@@ -123,11 +123,11 @@ def pairs(first: dict[str, Any], second: dict[str, Any], where: str) -> list[Pai
 class Comparison(Measure):
     pairs: int  # cases scored in both versions
     pass_rate: float | None  # change in the share passing, after minus before
-    pass_ci: Interval | None
+    pass_ci: stats.Interval | None
     score: float | None  # change in the mean score
-    score_ci: Interval | None
+    score_ci: stats.Interval | None
     at_equal_length: float | None  # the score change where the lengths are the same
-    length_ci: Interval | None
+    length_ci: stats.Interval | None
     paths_changed: int  # cases whose checked levels moved: must be 0
     corrected: tuple[Estimate, ...] | None = None  # the change once people's labels count
 
