@@ -78,12 +78,14 @@ Child = subprocess.Popen[str] | Forked
 
 @dataclass
 class Runner:
-    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them. Each
-    run is forked from a process with the checks' libraries imported (scripts/preloaded.py)
-    where that process can run, else started as `python -m pytest`; `close` ends it."""
+    """Runs pytest in temporary copies; remembers its children so Ctrl-C can stop them. With
+    `forks`, each run is forked from a process with the checks' libraries imported
+    (scripts/preloaded.py) where that process can run, else started as `python -m pytest`;
+    leaving the `with` block ends that process."""
 
     scratch: Path
     root: Path = ROOT
+    forks: bool = False
     children: set[Child] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
@@ -120,7 +122,8 @@ class Runner:
         options = [*args, "-q", "-p", "no:cacheprovider", *(["--assert=plain"] if plain else [])]
         # the checks' own temporary files go into the scratch folder too
         options += [f"--junitxml={junit}", f"--basetemp={tree.parent / 'tmp'}"]
-        child = self.server.start(tree, options, env) or subprocess.Popen(
+        forked = self.server.start(tree, options, env) if self.forks else None
+        child = forked or subprocess.Popen(
             [sys.executable, "-m", "pytest", *options],
             cwd=tree,  # the copy is the first entry on sys.path, not the working tree
             env=env,

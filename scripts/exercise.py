@@ -341,10 +341,8 @@ def main() -> int:
     ):
         show(exercise, record)
         return 0
-    with (
-        tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch,
-        Runner(Path(scratch)) as runner,
-    ):
+    with tempfile.TemporaryDirectory(prefix="exercise-", ignore_cleanup_errors=True) as scratch:
+        runner = Runner(Path(scratch))
         if exercise.kind == "write":
             return verify(runner, exercise, args.record)
         return predict(runner, exercise, str(args.predict), args.record)

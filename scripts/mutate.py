@@ -62,6 +62,7 @@ from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.model import Name  # noqa: E402
 
+FORKS_FROM = 4  # exercises, besides the baseline run
 FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
 LEGEND = (
     "KILLED: the bug, planted in a copy, turned the check that claims it red, as it must.",
@@ -237,17 +238,16 @@ def main() -> int:
     if wrong := misplaced(exercises, course):
         raise CourseInputError(f"{args.manifest.name}: {'; '.join(wrong)}")
     log = sys.stderr if args.json else sys.stdout
-    with (
-        tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch,
-        Runner(Path(scratch)) as runner,
-    ):
+    with tempfile.TemporaryDirectory(prefix="mutate-", ignore_cleanup_errors=True) as scratch:
         if args.show:
-            return show(runner, select(exercises, [args.show], None)[0])
+            return show(Runner(Path(scratch)), select(exercises, [args.show], None)[0])
         chosen = plan(select(exercises, args.ids, args.stage), course)
         if not chosen.exercises:
             print("no exercises selected", file=log)
             return 0
-        results = run_all(runner, chosen, args.jobs, args.full, log)
+        # forked runs repay the libraries' one import from a few runs on
+        with Runner(Path(scratch), forks=len(chosen.exercises) >= FORKS_FROM) as runner:
+            results = run_all(runner, chosen, args.jobs, args.full, log)
     if results is None:
         return 2
     killed = sum(result.verdict == Verdict.KILLED for result in results)

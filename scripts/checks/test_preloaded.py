@@ -44,7 +44,7 @@ def probed(runner: Runner, folder: Path, value: str, monkeypatch: pytest.MonkeyP
 
 
 def test_each_forked_run_imports_its_own_tree_under_its_own_environment(tmp_path, monkeypatch):
-    with Runner(tmp_path) as runner:
+    with Runner(tmp_path, forks=True) as runner:
         for value in ("first", "second"):  # the same module name, two trees, one server
             assert probed(runner, tree(tmp_path, value), value, monkeypatch) == {
                 "test_probe.py::test_probe": "passed"
@@ -60,7 +60,7 @@ def test_a_forked_run_past_its_limit_is_stopped_with_its_children(tmp_path, monk
     monkeypatch.setenv("HANG", str(pid_file))
     limit = Limit(at_least=1.0)
     limit.measured(0.0)
-    with Runner(tmp_path) as runner:
+    with Runner(tmp_path, forks=True) as runner:
         run = runner.pytest(tree(tmp_path, "hangs"), ["test_probe.py::test_hangs"], limit)
         assert runner.server.process is not None and runner.server.process.poll() is None
     assert run.code is None and run.limit == 1.0
@@ -78,7 +78,7 @@ def test_a_forked_run_past_its_limit_is_stopped_with_its_children(tmp_path, monk
 def test_where_the_server_cannot_listen_python_is_started_as_before(tmp_path, monkeypatch):
     deep = tmp_path / ("x" * 100)  # a socket path longer than a Unix socket's address allows
     deep.mkdir()
-    with Runner(deep) as runner:
+    with Runner(deep, forks=True) as runner:
         assert probed(runner, tree(deep, "plain"), "plain", monkeypatch) == {
             "test_probe.py::test_probe": "passed"
         }
