@@ -75,7 +75,9 @@ class Forked:
             # a child that ends without sending its code was killed (by a limit, or Ctrl-C)
             self.returncode = int(code) if code is not None else -signal.SIGKILL
             self._connection.close()
-        return self._output.read_text(encoding="utf-8", errors="replace"), None
+        # a child stopped as soon as it started may not have opened its output file yet
+        shown = self._output.read_text("utf-8", "replace") if self._output.exists() else ""
+        return shown, None
 
 
 class Server:
