@@ -100,6 +100,7 @@ class Server:
                 assert self.process.stdout is not None
                 if self.process.stdout.readline().strip() != "ready":
                     self.process.kill()  # it could not listen there: Python is started instead
+                    self.process.wait()
             if self.process is None or self.process.poll() is not None:
                 return None
         output = tree.parent / "output.txt"
