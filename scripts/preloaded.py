@@ -19,6 +19,8 @@ it ends.
 from __future__ import annotations
 
 import contextlib
+import gc
+import importlib
 import json
 import os
 import selectors
@@ -127,9 +129,12 @@ def serve(address: str) -> None:
     """Import the libraries, then fork a child for each connection until stdin closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the runner, which ends us
     sys.path.pop(0)  # this script's folder: a child puts its own tree there
-    for library in LIBRARIES:
+    for library in [*LIBRARIES, *pytest_plugins()]:
         with contextlib.suppress(ImportError):
-            __import__(library)
+            importlib.import_module(library)
+    # what is loaded now is never garbage: pytest collects garbage as each run ends, and
+    # without this it would walk every object of those libraries in every child
+    gc.freeze()
     # a numerical library's BLAS keeps idle worker threads, which it restarts itself in a
     # forked child; Python 3.12 and later would warn at every fork that other threads exist
     warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
@@ -153,6 +158,17 @@ def serve(address: str) -> None:
                     listener.close()
                     run_one(connection)
                 connection.close()
+
+
+def pytest_plugins() -> list[str]:
+    """The modules of pytest's own plugins and of the installed ones, which each run would
+    otherwise import afresh."""
+    from importlib.metadata import entry_points
+
+    from _pytest.config import default_plugins
+
+    installed = [point.module for point in entry_points(group="pytest11")]
+    return [f"_pytest.{name}" for name in default_plugins] + installed
 
 
 def run_one(connection: socket.socket) -> None:
