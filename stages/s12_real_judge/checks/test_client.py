@@ -254,7 +254,9 @@ def test_a_dead_endpoint_is_asked_three_times_and_the_run_ends_with_one_line(tmp
     url = f"http://127.0.0.1:{free_port()}/v1"
     env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url}
     config = tmp_path / "judge.toml"
-    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\n')
+    # a short backoff: were a refusal tried again, as it must not be, the run would say so in
+    # a second rather than after minutes of waiting
+    config.write_text(f'journal = "{tmp_path / "cache.sqlite"}"\nbackoff_s = 0.01\n')
     command = [*EVAL, "--judge", "openai:m", "--json",
                "--judge-config", str(config), "--out", str(tmp_path / "r.json")]  # fmt: skip
     result = within_safety_net(command, env)
@@ -289,10 +291,10 @@ def test_no_key_for_an_endpoint_off_this_machine_is_one_line_before_any_call(tmp
 @pytest.mark.failure_mode
 def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
     with ChatServer(default=lambda request: Hang(5.0)) as server:
-        judge = judge_for(server, tmp_path, timeout_s=0.2, concurrency=4)
+        judge = judge_for(server, tmp_path, timeout_s=0.1, concurrency=4)
         planned = [([{"role": "user", "content": f"q{n}"}], "score") for n in range(40)]
         assert prefetch(judge, planned) == 40
-        # each request waits out its 0.2 s and is not tried again; three time-outs in a row
+        # each request waits out its 0.1 s and is not tried again; three time-outs in a row
         # open the breaker, and only the 4 - 1 others in flight then are still sent: of the
         # 40 questions, at most 6 wait for the limit, and the rest are refused unasked
         assert 3 <= judge.describe().requests <= 3 + 4 - 1

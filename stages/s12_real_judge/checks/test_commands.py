@@ -19,16 +19,16 @@ from stages.s12_real_judge.judges import SPECS
 @pytest.mark.failure_mode
 def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
     out = tmp_path / "r.json"
-    args = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2", "--out", str(out)]
+    args = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.05", "--out", str(out)]
     before = HangingJudge.calls
     result = cli("stages.s12_real_judge", "eval", *args)
-    # three calls waited 0.2 s each and opened the breaker; every later question was refused
+    # three calls waited 0.05 s each and opened the breaker; every later question was refused
     # without reaching the judge, so none of them waited at all
     assert HangingJudge.calls - before == 3
     assert result.returncode == 1
     down = (
-        "judge unavailable after 3 failed calls in a row (TimeoutError: no answer within 0.2 s); "
-        "judge fakes.judges:HangingJudge, at most 0.2 s a call (--judge-timeout); "
+        "judge unavailable after 3 failed calls in a row (TimeoutError: no answer within 0.05 s); "
+        "judge fakes.judges:HangingJudge, at most 0.05 s a call (--judge-timeout); "
         "the rest were not asked"
     )
     assert result.stdout.splitlines()[1] == f"RUN IS NOT SUCCESSFUL: {down}"
@@ -40,7 +40,7 @@ def test_a_judge_that_hangs_is_stopped_after_three_time_outs(cli, tmp_path):
 
 @pytest.mark.failure_mode
 def test_a_judge_that_hangs_stops_report_and_gate_after_three_time_outs(cli, tmp_path):
-    hangs = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.2"]
+    hangs = ["--judge", "fakes.judges:HangingJudge", "--judge-timeout", "0.05"]
     for command in (["calibrate", *hangs, "--out", str(tmp_path / "r.json")], ["gate", *hangs]):
         before = HangingJudge.calls
         result = cli("stages.s12_real_judge", *command)
