@@ -1,5 +1,6 @@
 """The course builder: marked blocks, cut manifests, traces of later stages, and the tags."""
 
+import re
 import subprocess
 import sys
 
@@ -144,6 +145,17 @@ def test_a_file_no_stage_brings_is_refused():
     files["stray.txt"] = Blob("100644", b"whose is this?")
     with pytest.raises(CourseInputError, match=r"no stage brings stray.txt"):
         trees(files)
+
+
+def test_make_check_leaves_out_exactly_these_checks_and_ci_runs_them():
+    # `make check` skips the [maintainers] check files, which `make maintainers-check` runs
+    makefile = (ROOT / "Makefile").read_text()
+    listed = re.search(r"^MAINTAINERS := (.+)$", makefile, re.M)
+    assert listed is not None
+    own = sorted(p for p in COURSE.maintainers if re.search(r"/checks/test_[^/]+\.py$", p))
+    assert sorted(listed.group(1).split()) == own and own
+    assert "$(SKIPPED)" in makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"^make maintainers-check$", (ROOT / ".ci" / "run").read_text(), re.M)
 
 
 @pytest.fixture(scope="module")
