@@ -10,7 +10,7 @@ import pytest
 from scripts.copies import Limit, Runner
 
 PROBE = """
-import os, subprocess, time
+import gc, os, subprocess, time
 
 import probe
 
@@ -19,6 +19,12 @@ def test_probe():
     assert probe.__file__ == os.path.join(os.getcwd(), "probe.py")
     assert probe.VALUE == os.environ["PROBE"]  # this tree's code, under this run's environment
     assert os.getsid(0) == os.getpid()  # a session of its own: killpg stops it whole
+
+
+def test_frozen():
+    # what makes a forked run quick: the server's libraries were frozen before the fork, so
+    # pytest's closing garbage collections do not walk them (well over 10,000 objects)
+    assert gc.get_freeze_count() > 10_000
 
 
 def test_hangs():
@@ -49,6 +55,8 @@ def test_each_forked_run_imports_its_own_tree_under_its_own_environment(tmp_path
             assert probed(runner, tree(tmp_path, value), value, monkeypatch) == {
                 "test_probe.py::test_probe": "passed"
             }
+        frozen = runner.pytest(tree(tmp_path, "frozen"), ["test_probe.py::test_frozen"]).results
+        assert frozen == {"test_probe.py::test_frozen": "passed"}
         server = runner.server.process
         assert server is not None and server.poll() is None  # both were forked, not started
     assert server.returncode == 0  # and the server ends with the runner
