@@ -1,7 +1,10 @@
 """The exercise runners' pytest runs, forked from a process with the libraries imported: each
-run imports its own tree's code afresh, takes its own environment, and is stopped whole."""
+run imports its own tree's code afresh, takes its own environment, and is stopped whole; and
+the copies of the tree they run in."""
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -91,3 +94,25 @@ def test_where_the_server_cannot_listen_python_is_started_as_before(tmp_path, mo
             "test_probe.py::test_probe": "passed"
         }
         assert runner.server.process is not None and runner.server.process.poll() is not None
+
+
+def test_a_copy_links_the_bytecode_and_a_run_there_leaves_the_tree_s_alone(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "probe.py").write_text("VALUE = 1\n")
+
+    def imported(folder: Path) -> Path:
+        subprocess.run([sys.executable, "-c", "import probe"], cwd=folder, check=True, env={})
+        (compiled,) = (folder / "__pycache__").iterdir()
+        return compiled
+
+    original = imported(root)
+    before = original.read_bytes()
+    (tmp_path / "scratch").mkdir()
+    copy = Runner(tmp_path / "scratch", root=root).copy("x")
+    (mine,) = (copy / "__pycache__").iterdir()
+    assert mine.samefile(original)  # linked, not copied: what makes a copy quick
+    assert not (copy / "probe.py").samefile(root / "probe.py")  # a source is copied
+    (copy / "probe.py").write_text("VALUE = 2  # a planted bug\n")
+    assert imported(copy) == mine and not mine.samefile(original)  # compiled anew, replaced
+    assert original.read_bytes() == before  # the tree's own is as it was
