@@ -62,7 +62,7 @@ from stages.s01_model.cli import run_cli  # noqa: E402
 from stages.s01_model.errors import CourseInputError  # noqa: E402
 from stages.s01_model.model import Name  # noqa: E402
 
-FORKS_FROM = 4  # exercises, besides the baseline run
+FORKS_FROM = 4  # pytest runs: the exercises' and the unmutated ones beside them
 FULL_SUITE = ["-m", "not runner"]  # the whole suite, less the checks that start this runner
 LEGEND = (
     "KILLED: the bug, planted in a copy, turned the check that claims it red, as it must.",
@@ -246,7 +246,8 @@ def main() -> int:
             print("no exercises selected", file=log)
             return 0
         # forked runs repay the libraries' one import from a few runs on
-        with Runner(Path(scratch), forks=len(chosen.exercises) >= FORKS_FROM) as runner:
+        runs = len(chosen.exercises) + 1 + bool(chosen.opened)
+        with Runner(Path(scratch), forks=runs >= FORKS_FROM) as runner:
             results = run_all(runner, chosen, args.jobs, args.full, log)
     if results is None:
         return 2
