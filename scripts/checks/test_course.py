@@ -329,22 +329,6 @@ def test_the_readme_bad_input_example_is_what_the_command_prints(cli, tmp_path):
     assert result.stderr.strip().replace(str(script), name) == printed
 
 
-def test_every_command_the_moved_note_names_is_here(cli):
-    # the README's table of commands that moved: each new place is a stage of this course
-    # whose command takes the sub-command named there
-    readme = (ROOT / "README.md").read_text()
-    if "| before | now |" not in readme:
-        pytest.skip("the moved note comes with the stage that completes the split")
-    rows = re.findall(r"^\| .+ \| (`python -m stages\..+) \|$", readme, re.MULTILINE)
-    commands = re.findall(r"`python -m (stages\.\w+)((?: [a-z]+(?:\\\|[a-z]+)*)?)", " ".join(rows))
-    assert len(commands) >= len(rows) > 10
-    for module, named in commands:
-        assert (ROOT / module.replace(".", "/") / "__main__.py").is_file(), module
-        for command in named.split("\\|") if named else [""]:
-            result = cli(module, *command.split(), "--help")
-            assert result.returncode == 0 and result.stdout.startswith("usage: "), (module, named)
-
-
 def test_each_stage_runs_as_make_report_runs_it():
     # `make report` runs every stage's package with no arguments, each in a Python of its own
     # (the `cli` fixture runs a command inside this process); each must exit 0

@@ -1,6 +1,5 @@
 """Where a real judge lives and the key it needs: from the usual variables, OPENAI_BASE_URL
-and OPENAI_API_KEY; the key is never printed, and only a server on this machine needs none.
-"""
+and OPENAI_API_KEY; the key is never printed, and only a server on this machine needs none."""
 
 from __future__ import annotations
 

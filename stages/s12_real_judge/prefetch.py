@@ -2,15 +2,16 @@
 trip after another. So 1) the report runs with the judge planning: it writes each question
 down and answers something parseable; 2) the questions are asked `concurrency` at a time, into
 the run's memory and the journal; 3) the report runs again and finds each reply, or failure,
-where a sequential run would have asked for it: same replies, same order, none paid twice.
-"""
+where a sequential run would have asked for it: same replies, same order, none paid twice."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
+from queue import Empty, SimpleQueue
 from typing import TypeVar
 
 from stages.s08_eval.judge import UNAVAILABLE
@@ -38,12 +39,6 @@ def ask_ahead(chosen: JudgeChoice, run: Callable[[JudgeChoice], T]) -> T:
 def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     """Ask every planned prompt, `concurrency` at a time; return how many there were. The
     n-th time a prompt is planned is its n-th asking: that is how step 3 finds each reply."""
-    seen: Counter[str] = Counter()
-    jobs = []
-    for messages, shape in planned:
-        prompt = json.dumps(messages, sort_keys=True)
-        jobs.append((messages, seen[prompt], shape))
-        seen[prompt] += 1
     done = failed = 0
     progress = Progress(f"judge openai:{judge.model}", live=judge.progress)
     progress.begin()
@@ -55,15 +50,21 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
             return False
         return True
 
+    seen: Counter[str] = Counter()
+    # answers as they come: a wait on all pending ones at each answer costs a long run's square
+    answered: SimpleQueue[Future[bool]] = SimpleQueue()
     pool = ThreadPoolExecutor(max_workers=max(1, judge.settings.concurrency))
     try:
-        pending = {pool.submit(one, *job) for job in jobs}
-        while pending:  # wakes once a second: progress shows a stalled run too
-            finished, pending = wait(pending, 1.0, return_when=FIRST_COMPLETED)
-            done += len(finished)
-            failed += sum(not future.result() for future in finished)
-            progress.tick(done, failed, len(jobs))
+        for messages, shape in planned:
+            prompt = json.dumps(messages, sort_keys=True)
+            pool.submit(one, messages, seen[prompt], shape).add_done_callback(answered.put)
+            seen[prompt] += 1
+        while done < len(planned):  # wakes once a second: progress shows a stalled run too
+            with suppress(Empty):
+                failed += not answered.get(timeout=1.0).result()
+                done += 1
+            progress.tick(done, failed, len(planned))
     finally:  # after Ctrl-C or a 401, only what is in flight finishes
         pool.shutdown(cancel_futures=True)
         progress.finish()
-    return len(jobs)
+    return len(planned)
