@@ -154,9 +154,10 @@ class Runner:
 
 
 def copied(source: str, target: str) -> str:
-    """A file of the copy. Compiled bytecode is linked, not copied (a fifth of the time): Python
-    and pytest replace such a file whole, never write into it, so a run in the copy cannot
-    change the tree's. Every other file is copied, the one a bug is planted in among them."""
+    """A file of the copy. Compiled bytecode is linked, not copied (a copy of this tree then takes
+    a quarter of the time): Python and pytest replace such a file whole, never write into it, so
+    a run in the copy cannot change the tree's. Every other file is copied, the one a bug is
+    planted in among them."""
     if f"{os.sep}__pycache__{os.sep}" in source:
         with suppress(OSError):  # another file system, say: copied after all
             os.link(source, target)
