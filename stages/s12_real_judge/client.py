@@ -2,8 +2,7 @@
 
 Faults become states, never crashes: what fails is "unavailable" (judge.py), the question
 unscored; only a wrong key or model (a 4xx but 429) stops the run, with one line. Every reply
-is journalled as it arrives, and a question is asked at most once a run.
-"""
+is journalled as it arrives, and a question is asked at most once a run."""
 
 from __future__ import annotations
 
@@ -15,8 +14,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
-
-import openai
 
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
@@ -49,6 +46,9 @@ class OpenAIJudge:
         where = locate(model, api_key, base_url)
         self.base_url, self.endpoint, self._key = where.url, where.host, where.key
         self.identity = self.endpoint  # what the journal files replies under
+        import openai  # here, not with the module: 0.7 s that a fake judge or --help never pays
+
+        self.sdk = openai
         self.client = openai.OpenAI(
             api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
         )
@@ -145,10 +145,10 @@ class OpenAIJudge:
                 self.requests += 1
             try:
                 response = self._post(messages, shape)
-            except openai.APIStatusError as error:
+            except self.sdk.APIStatusError as error:
                 failed = self._status(error.status_code)
                 retry_after = error.response.headers.get("retry-after")
-            except openai.APIConnectionError as error:
+            except self.sdk.APIConnectionError as error:
                 failed, retry_after = self._connection(error), None
             else:
                 with self.lock:
@@ -169,7 +169,7 @@ class OpenAIJudge:
             return self.client.post(
                 "/chat/completions", body=body, cast_to=object, options={"timeout": limit}
             )
-        except openai.APITimeoutError:
+        except self.sdk.APITimeoutError:
             raise TimeoutError(f"no reply from {self.endpoint} within {limit:g} s") from None
 
     def _status(self, status: int) -> Exception:
