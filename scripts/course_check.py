@@ -83,16 +83,18 @@ def check_tag(course: Path, tag: str, scratch: Path) -> tuple[bool, str]:
                 ["make", f"VENV={venv}", f"{venv}/.installed"],
                 cwd=tree, env=env, capture_output=True, text=True, check=False,
             )  # fmt: skip
+        began = time.monotonic()
         result = subprocess.run(
             ["make", "check", f"VENV={venv}"],
             cwd=tree, env=env, capture_output=True, text=True, check=False,
         )  # fmt: skip
+        took = time.monotonic() - began
         output = install.stdout + install.stderr + result.stdout + result.stderr
         (LOGS / f"{tag}.log").write_text(output)
         passed = re.findall(r"(\d+) passed", output)
         checks = int(passed[0]) if passed else 0  # the first count is pytest's own
         exercises = re.search(r"^(\d+) of (\d+) KILLED(, \d+ OPEN)?$", output, re.M)
-        summary = f"{checks} checks passed"
+        summary = f"make check {took:.0f} s: {checks} checks passed"
         summary += (
             f", {exercises.group(1)} of {exercises.group(2)} exercises KILLED"
             + (exercises.group(3) or "")
@@ -139,11 +141,13 @@ class Student:
     def make(self, *args: str) -> str:
         """`make ARGS` as a student types it, with the shared environment; its output
         (appended to the log), or an error naming the command when it fails."""
+        began = time.monotonic()
         done = subprocess.run(["make", "--no-print-directory", f"VENV={self.venv}", *args],
                               cwd=self.tree, env=self.env, capture_output=True, text=True,
                               check=False)  # fmt: skip
+        took = time.monotonic() - began
         with self.log.open("a") as handle:
-            handle.write(f"$ make {' '.join(args)}\n{done.stdout}{done.stderr}\n")
+            handle.write(f"$ make {' '.join(args)}  ({took:.1f} s)\n{done.stdout}{done.stderr}\n")
         if done.returncode != 0:
             raise CourseInputError(f"make {' '.join(args)} exited {done.returncode}")
         return done.stdout
