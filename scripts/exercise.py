@@ -176,10 +176,12 @@ def wrapped(text: str) -> str:
     return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
 
-def side_by_side(runner: Runner, exercise: Exercise) -> tuple[Run, Run]:
-    """The stage's checks on an unmutated copy and, beside it, on a copy with the bug planted;
-    the planted run may take ten times what the unmutated one took."""
-    files = sorted({node.split("::", 1)[0] for node, _ in stage_checks(exercise)})
+def side_by_side(
+    runner: Runner, exercise: Exercise, files: list[str] | None = None
+) -> tuple[Run, Run]:
+    """The stage's checks (or those of `files` only) on an unmutated copy and, beside it, on a
+    copy with the bug planted; the planted run may take ten times what the unmutated one took."""
+    files = files or sorted({node.split("::", 1)[0] for node, _ in stage_checks(exercise)})
     clean, planted = runner.copy("unmutated"), runner.copy(exercise.id)
     problem = plant(planted, exercise)
     if problem is not None:
