@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,10 +32,37 @@ def trace_file(text: str) -> Path:
     return writable(Path(text), "--trace")
 
 
+def whole(least: int, means: str) -> Callable[[str], int]:
+    """An argparse type: a whole number, `least` or more; `means` says why a smaller one is
+    refused ("each text must be scored at least once")."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value}: {means}")
+        return value
+
+    return parse
+
+
+class Terminated(BaseException):
+    """SIGTERM (`kill`, a CI job's time limit), raised where the command is, so that what it
+    cleans up on the way out (temporary files) is cleaned up, as on Ctrl-C."""
+
+
+def terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def run_cli(main: Callable[[], int]) -> int:
-    """Run a command; bad input becomes one line on stderr and exit code 2, and Ctrl-C one
-    line and 130 (as a shell reports it), not a traceback. A reader that stops reading (as
-    `| head` does) ends the command quietly, as it ends other programs."""
+    """Run a command; bad input becomes one line on stderr and exit code 2, Ctrl-C one line
+    and 130, SIGTERM one line and 143 (as a shell reports them), not a traceback. A reader
+    that stops reading (as `| head` does) ends the command quietly, as it ends other programs."""
+    in_charge = threading.current_thread() is threading.main_thread()  # where signals land
+    before = signal.signal(signal.SIGTERM, terminated) if in_charge else None
     try:
         return main()
     except CourseInputError as error:
@@ -42,9 +71,15 @@ def run_cli(main: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("error: terminated", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 141  # 128 + SIGPIPE, what a shell reports for it
+    finally:
+        if in_charge:
+            signal.signal(signal.SIGTERM, before)
 
 
 def short(path: Path) -> str:

@@ -5,12 +5,11 @@ Later commands that print and write a report use them too, with values, never pa
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.files import write_text
+from stages.s01_model.files import dumps, write_text
 from stages.s08_eval.cases import CASES_FILE
 
 
@@ -29,8 +28,8 @@ def parser(prog: str, specs: str, out: Path) -> argparse.ArgumentParser:
 
 def emit(report: dict[str, Any], text: str, as_json: bool, out: Path) -> None:
     """Print the report (its JSON, or its text) and write its JSON to `out`, keys sorted."""
-    print(json.dumps(report, sort_keys=True) if as_json else text)
-    written = json.dumps(report, indent=2, sort_keys=True)  # pragma: no mutate (layout only)
+    print(dumps(report, sort_keys=True) if as_json else text)
+    written = dumps(report, indent=2, sort_keys=True)  # pragma: no mutate (layout only)
     write_text(out, written + "\n")
 
 

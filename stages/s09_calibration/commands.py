@@ -11,21 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.cli import short
+from stages.s01_model.cli import short, whole
 from stages.s09_calibration.calibrate import REPEATS
 
 Commands = dict[str, argparse.ArgumentParser]
 
 
-def at_least_one(text: str) -> int:
-    """An argparse type: a count of scorings, 1 or more (0 scorings measure nothing)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: each text must be scored at least once")
-    return value
+at_least_one = whole(1, "each text must be scored at least once")  # 0 scorings measure nothing
 
 
 def add_report(commands: Any, name: str, specs: str, out: Path) -> argparse.ArgumentParser:

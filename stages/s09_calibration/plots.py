@@ -15,13 +15,13 @@ matplotlib.use("Agg")  # files only: no display is needed or used
 
 import matplotlib.pyplot as plt
 
+from stages.s01_model.files import write_through
 from stages.s09_calibration.calibrate import Run
 from stages.s09_calibration.stats import RESAMPLES, bootstrap_means
 
 
 def draw(run: Run, folder: Path, seed: int) -> list[Path]:
     """Write the two plots of one run into `folder`; return their paths."""
-    folder.mkdir(parents=True, exist_ok=True)
     drawn = [(by_length(run), "score_vs_length.png"), (bootstrap(run, seed), "bootstrap.png")]
     return [save(figure, folder / name) for figure, name in drawn]
 
@@ -53,6 +53,6 @@ def bootstrap(run: Run, seed: int) -> Any:
 
 def save(figure: Any, path: Path) -> Path:
     figure.tight_layout()
-    figure.savefig(path, dpi=80)
+    write_through(path, lambda out: figure.savefig(out, format="png", dpi=80))
     plt.close(figure)
     return path

@@ -6,14 +6,13 @@ takes values and records, never parsed arguments.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import short
-from stages.s01_model.files import folder, writable, write_text
+from stages.s01_model.files import dumps, folder, writable, write_text
 from stages.s08_eval.commands import emit, status
 from stages.s08_eval.judge import CountingJudge
 from stages.s08_eval.specs import JudgeChoice
@@ -97,8 +96,8 @@ def emit_report(
     result = to_json(report)
     emit(result, "\n".join(text), as_json, out)
     if rubric_record:
-        write_text(RUBRIC_RECORD, json.dumps(result["rubric_change"], indent=2) + "\n")
-    write_text(queue, "".join(json.dumps(row) + "\n" for row in result["calibration"]["queue"]))
+        write_text(RUBRIC_RECORD, dumps(result["rubric_change"], indent=2) + "\n")
+    write_text(queue, "".join(dumps(row) + "\n" for row in result["calibration"]["queue"]))
     if plots is not None:
         from stages.s10_agreement.plots import draw  # matplotlib loads only when asked
 

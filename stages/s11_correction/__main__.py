@@ -15,10 +15,10 @@ both corrections contain it, 1 when they are not told apart; 2 for bad input.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from stages.s01_model.cli import ROOT, run_cli
+from stages.s01_model.files import dumps
 from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement.commands import (
@@ -58,7 +58,7 @@ def simulated(as_json: bool) -> int:
     """The lesson's simulated world: exit 0 when the judge alone misses the truth and both
     corrections contain it."""
     shown = lesson()
-    print(json.dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
+    print(dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
     return 0 if shown.told else 1
 
 

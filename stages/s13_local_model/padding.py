@@ -11,12 +11,12 @@ to keep the answer and add nothing does not always obey.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from stages.s01_model.cli import ROOT
+from stages.s01_model.files import dumps, write_text
 from stages.s08_eval.judge import UNAVAILABLE
 from stages.s09_calibration.calibration import CalCase
 from stages.s09_calibration.twins import added_facts
@@ -102,6 +102,5 @@ def review(padded: list[Padded], path: Path = REVIEW_FILE) -> int:
         {"id": p.case.id, "question": p.case.question, "answer": p.case.answer, "twin": p.twin}
         for p in (passed[n] for n in chosen)
     ]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    write_text(path, "".join(dumps(row) + "\n" for row in rows))
     return len(rows)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import read_text
+from stages.s01_model.files import dumps, read_text, write_text
 from stages.s08_eval.judge import Instrument
 from stages.s12_real_judge.journal import Journal
 from stages.s12_real_judge.prompts import Messages
@@ -65,8 +65,8 @@ def save(received: dict[str, str], path: Path | None = None) -> str:
     compared = [key for key in received if key in held]
     differ = sum(held[key] != received[key] for key in compared)
     merged = {**held, **received}
-    lines = [json.dumps({"key": key, "reply": merged[key]}) + "\n" for key in sorted(merged)]
-    path.write_text("".join(lines), encoding="utf-8")
+    lines = [dumps({"key": key, "reply": merged[key]}) + "\n" for key in sorted(merged)]
+    write_text(path, "".join(lines))
     return (
         f"recording: {len(received)} replies written to {short(path)}; {differ} of "
         f"{len(compared)} it held already differ from this run's"

@@ -15,17 +15,17 @@ leaves no file behind. The file is streamed: a million rows fit in memory.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from array import array
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import dumps
 from stages.s11_correction.correction import Tally
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
@@ -39,9 +39,7 @@ class Outputs(NamedTuple):
 
 
 def outputs_for(path: Path, folder: Path) -> Outputs:
-    return Outputs(
-        folder / f"audit-{path.stem}.review.jsonl", folder / f"audit-{path.stem}.skipped.jsonl"
-    )
+    return Outputs(*(folder / f"audit-{path.stem}.{kind}.jsonl" for kind in ("review", "skipped")))
 
 
 @dataclass
@@ -92,7 +90,7 @@ def audit(
             found.data_rows += 1
             if problem is not None:
                 found.skipped += 1
-                skipped.write(json.dumps({"row": row, "line": line, "problem": problem}) + "\n")
+                skipped.write(dumps({"row": row, "line": line, "problem": problem}) + "\n")
                 name_row(found.problems, row, line, problem)
         if gate > 1 and 0 < found.flags == found.tally().labelled:  # no file is written
             raise CourseInputError(flags_at_the_gate(str(path), gate))  # the gate reads scores too
@@ -127,7 +125,7 @@ def _take(
         found.table[int(person)][int(judge)] += 1
         if person != judge:
             found.disagreements += 1
-            queue.write(json.dumps({"row": row, **record, "judge_pass": judge}) + "\n")
+            queue.write(dumps({"row": row, "judge_pass": judge, "record": record}) + "\n")
     found.rows += 1
     found.scores.append(score)
     found.lengths.append(length)
@@ -154,8 +152,12 @@ def written_on_success(out: Outputs) -> Iterator[tuple[TextIO, TextIO]]:
         for (handle, name), target in zip(temporary, targets, strict=True):
             handle.close()
             name.replace(target)
-    except BaseException:
+    except BaseException as error:
         for handle, name in temporary:
-            handle.close()
+            with suppress(OSError):  # what it could not flush goes with it
+                handle.close()
             name.unlink(missing_ok=True)
+        if isinstance(error, OSError):  # a full disk, a folder that refuses the files
+            why = f"cannot write the audit's files ({error.strerror}); older ones are as they were"
+            raise CourseInputError(f"{out.review.parent}: {why}") from None
         raise

@@ -17,7 +17,6 @@ cannot be read). Each demo exits 0 when it tells the flawed judge from the stead
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import load_json
+from stages.s01_model.files import dumps, load_json
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.levels import PASS_MARK
 from stages.s11_correction.correction import corrected, made
@@ -77,7 +76,7 @@ def run_compare(args: argparse.Namespace) -> int:
         }
     found = {where: compared(where, a, b, people) for where, (a, b) in runs.items()}
     if args.json:
-        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+        print(dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
     else:
         print("\n".join(line for label, c in found.items() for line in render_versions(label, c)))
     broken = [c for c in found.values() if c.state == Finding.NOT_EVALUATED or c.paths_changed]
@@ -134,7 +133,7 @@ def run_correct(args: argparse.Namespace) -> int:
             "pass_rate": rate,
             "mean_score": means,
         }
-        print(json.dumps(shown, sort_keys=True))
+        print(dumps(shown, sort_keys=True))
     else:
         print("\n".join(render(found, f"{short(report)} with labels from {short(labels)}")))
     return 0 if made(found.pass_rate) else 1
@@ -144,7 +143,7 @@ def simulated(as_json: bool) -> int:
     """Stage 11's simulated world: exit 0 when the judge alone misses the truth and both
     corrections contain it."""
     shown = lesson()
-    print(json.dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
+    print(dumps(lesson_json(shown)) if as_json else "\n".join(lesson_lines(shown)))
     return 0 if shown.told else 1
 
 

@@ -11,7 +11,6 @@ check is not evaluated.
 
 from __future__ import annotations
 
-import json
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, short
 from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import dumps, write_text
 from stages.s08_eval.findings import Evidence, Finding, decide
 from stages.s08_eval.judge import Judge, read
 from stages.s08_eval.specs import JudgeChoice
@@ -89,7 +89,7 @@ def record(name: str, answered: dict[str, str], path: Path | None = None) -> str
     rows = [row for row in text_rows(path, FIELDS) if row["instrument"] != name]
     rows += [{"instrument": name, "id": qid, "reply": reply} for qid, reply in answered.items()]
     rows.sort(key=lambda row: (row["instrument"], row["id"]))
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    write_text(path, "".join(dumps(row) + "\n" for row in rows))
     return f"{len(answered)} canary replies of {name} recorded in {short(path)}"
 
 

@@ -326,7 +326,9 @@ def test_a_place_for_the_report_is_checked_before_any_work(tmp_path):
         assert str(raised.value) == f"--out {path}: {problem}"
     with pytest.raises(CourseInputError) as raised:
         write_text(tmp_path / "new", "{}")  # a folder where the file should be
-    assert str(raised.value) == f"{tmp_path / 'new'}: cannot write (Is a directory)"
+    assert str(raised.value) == (
+        f"{tmp_path / 'new'}: cannot write (Is a directory); nothing was written"
+    )
 
 
 def test_the_first_reason_says_how_many_more_there_are(capsys):
