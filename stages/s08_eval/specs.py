@@ -2,9 +2,8 @@
 `steady`), or `module.path:attribute`, any object with `score` and `compare`, or a class or
 zero-argument factory that returns one (e.g. fakes.judges:favours_second_slot).
 
-A judge here is called directly: no time limit, no retries, no budget. What a judge on the
-wire adds (latency, outages, cost, keys) is the subject of a later stage, which runs these
-same reports with a guard on every call.
+A plug-in may hang, so it is asked behind stage 6's guard: a time limit on every call, and
+a breaker that stops asking after a few time-outs. The fakes answer at once: asked directly.
 """
 
 from __future__ import annotations
@@ -15,11 +14,12 @@ from dataclasses import dataclass
 
 from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s08_eval.judge import Judge
+from stages.s06_resilience.guard import DEAD, Guard, GuardedJudge
+from stages.s08_eval.judge import Judge, Unreachable
 
 SPECS = "biased (default), steady, module.path:attribute"  # what --judge takes, for its help
-
 BUILT_IN = {"biased": BiasedJudge, "steady": SteadyJudge}
+PLUG_IN = Guard(dead=(*DEAD, Unreachable))  # no connection at all: as gone as a time-out
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,9 @@ class JudgeChoice:
     fake: bool  # a built-in fake: deterministic by construction, so repeat checks can run
 
 
-def resolve(spec: str) -> JudgeChoice:
-    """The judge a SPEC names; a spec that names none is a one-line CourseInputError."""
+def resolve(spec: str, guard: Guard | None = None) -> JudgeChoice:
+    """The judge a SPEC names, a plug-in behind `guard` (None: PLUG_IN, stage 6's defaults);
+    a spec that names none is a one-line CourseInputError."""
     if spec in BUILT_IN:
         return JudgeChoice(BUILT_IN[spec](), spec, fake=True)
     module_name, _, attribute = spec.partition(":")
@@ -52,7 +53,7 @@ def resolve(spec: str) -> JudgeChoice:
     if missing:
         needs = "a judge needs score(task, answer, reference) and compare(task, first, second)"
         raise refused(spec, f"{type(found).__name__} has no {' or '.join(missing)} method; {needs}")
-    return JudgeChoice(found, spec, fake=False)
+    return JudgeChoice(GuardedJudge(found, spec, guard or PLUG_IN), spec, fake=False)
 
 
 def refused(spec: str, problem: str, error: BaseException | None = None) -> CourseInputError:

@@ -1,149 +1,22 @@
-"""A judge on a leash: a time limit on every call, a breaker for a dead instrument, progress.
+"""The guard on the wire: stage 6's (`../s06_resilience/guard.py`), with stage 8's count.
 
-What the strict parser never sees, since no reply arrives: a call that hangs (stage 6's
-`call_with_timeout` abandons it: unscored), an instrument that is gone (the breaker opens,
-every later question unscored at once), a long run that is silent (progress on stderr).
+The time limit on every call, the breaker and the progress line are stage 6's, and stage 8
+puts every plug-in judge behind them (`PLUG_IN` in `../s08_eval/specs.py`). The client of an
+endpoint (client.py) keeps a breaker of its own, which counts what a plug-in's counts: a
+time-out, a refused connection, and stage 8's `Unreachable` (an unknown host, a TLS failure).
 """
 
 from __future__ import annotations
 
-import sys
-import threading
-import time
-from collections.abc import Callable
-from typing import Any, TextIO
+from stages.s06_resilience import guard
+from stages.s06_resilience.guard import Progress
+from stages.s08_eval.specs import PLUG_IN
 
-from stages.s06_resilience.resilience import call_with_timeout
-from stages.s08_eval.judge import Judge, Unreachable
-
-TIMEOUT_S = 30.0  # per call; with STOP_AFTER = 3 a judge that always hangs stops in ~90 s
-STOP_AFTER = 3  # dead-instrument failures in a row before the run stops asking
-PROGRESS_EVERY_S = 5.0  # without a terminal: one progress line this often, once this late
-LIVE_AFTER_S = 2.0  # on a terminal: a live line once a run has taken this long
+__all__ = ["Breaker", "Progress"]  # Progress: what prefetch.py shows while it fetches
 
 
-class InstrumentDown(ConnectionError):
-    """The breaker is open: refused unasked. "Unavailable", so the question is unscored."""
-
-
-# What counts towards the breaker: the instrument is not there, rather than busy.
-DEAD = (TimeoutError, Unreachable, ConnectionRefusedError)
-
-
-class Breaker:
-    """Counts dead-instrument failures in a row; at STOP_AFTER it opens and stays open."""
+class Breaker(guard.Breaker):
+    """Stage 6's breaker, counting what a plug-in judge's breaker counts."""
 
     def __init__(self, instrument: str) -> None:
-        self.instrument = instrument  # what to name in the message; never a key
-        self.in_a_row = 0
-        self.why: str | None = None  # set once, when it opens
-        self.lock = threading.Lock()
-
-    def check(self) -> None:
-        """Refuse to ask once the breaker is open."""
-        if self.why is not None:
-            raise InstrumentDown(self.why)
-
-    def record(self, error: BaseException | None) -> None:
-        """Note how a call ended; raise InstrumentDown on the failure that opens the breaker."""
-        with self.lock:
-            if not isinstance(error, DEAD):
-                self.in_a_row = 0  # a reply, or a fault of another kind: the instrument is there
-                return
-            self.in_a_row += 1
-            if self.why is None and self.in_a_row >= STOP_AFTER:
-                self.why = (
-                    f"unavailable after {self.in_a_row} failed calls in a row "
-                    f"({type(error).__name__}: {error}); {self.instrument}; "
-                    "the rest were not asked"
-                )
-        self.check()
-
-
-class Progress:
-    """How far a run has got, on stderr; silent for a run that ends quickly."""
-
-    def __init__(
-        self,
-        label: str,
-        live: bool | None = None,
-        stream: TextIO | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.label, self.clock = label, clock
-        self.stream = stream or sys.stderr
-        self.live = self.stream.isatty() if live is None else live
-        self.started: float | None = None  # when the first call began: an idle judge is quiet
-        self.last, self.shown = 0.0, False  # when a line was last shown; whether one is live
-        self.lock = threading.Lock()
-
-    def begin(self) -> float:
-        """Start the clock at the first call (later calls change nothing); when it started."""
-        with self.lock:
-            if self.started is None:
-                self.started = self.last = self.clock()
-            return self.started
-
-    def tick(self, done: int, failed: int, total: int | None = None, note: str = "") -> None:
-        """Show how far the run has got, when a line is due; `note` says what it waits for."""
-        started, now = self.begin(), self.clock()
-        with self.lock:
-            elapsed = now - started
-            after, every = (LIVE_AFTER_S, 0.1) if self.live else (PROGRESS_EVERY_S,) * 2
-            if elapsed < after or now - self.last < every:
-                return
-            self.last, self.shown = now, True
-            count = f"{done}/{total}" if total else f"{done} call{'s' * (done != 1)}"
-            rate = done / elapsed  # a line is due only `after` seconds in: never a zero
-            eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
-            line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
-            line += f"; {note}" if note else ""
-            shown, end = (f"\r{line}", "") if self.live else (line, "\n")
-            print(shown, end=end, file=self.stream, flush=True)  # flushed: a log shows it now
-
-    def finish(self) -> None:
-        """End a live line, so that what is printed next starts on its own."""
-        if self.live and self.shown:
-            print(file=self.stream, flush=True)
-            self.shown = False
-
-
-class GuardedJudge:
-    """Any judge, with a time limit on each call, a breaker and progress."""
-
-    def __init__(
-        self, judge: Judge, name: str, timeout_s: float = TIMEOUT_S, progress: bool | None = None
-    ) -> None:
-        self.judge, self.timeout_s = judge, timeout_s
-        self.breaker = Breaker(f"judge {name}, at most {timeout_s:g} s a call (--judge-timeout)")
-        self.progress = Progress(f"judge {name}", live=progress)
-        self.calls = self.failed = 0
-
-    # The reply is passed on as it came, even when it is not text: the harness reads it.
-    def score(self, task: str, answer: str, reference: str) -> Any:
-        return self._ask(lambda: self.judge.score(task, answer, reference))
-
-    def compare(self, task: str, first: str, second: str) -> Any:
-        return self._ask(lambda: self.judge.compare(task, first, second))
-
-    def _ask(self, call: Callable[[], Any]) -> Any:
-        self.breaker.check()
-        self.calls += 1
-        self.progress.begin()
-        error: Exception | None = None
-        try:
-            return call_with_timeout(call, self.timeout_s, self._waiting)
-        except Exception as failed:
-            self.failed, error = self.failed + 1, failed
-            raise
-        finally:  # the breaker's InstrumentDown, on the failure that opens it, goes up instead
-            self.progress.tick(self.calls, self.failed)
-            self.breaker.record(error)
-
-    def down(self) -> str | None:
-        """Why the run stopped asking this judge; None while it is asked."""
-        return self.breaker.why
-
-    def _waiting(self, seconds: float) -> None:
-        note = f"waiting {seconds:.0f} s for call {self.calls}"
-        self.progress.tick(self.calls - 1, self.failed, note=note)
+        super().__init__(instrument, PLUG_IN.dead)

@@ -1,5 +1,5 @@
 """Which judge, on the wire: stage 8's SPECs (biased, steady, module.path:attribute), each
-call now guarded (guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py). A
+call guarded (stage 6's guard.py), and openai:MODEL, an OpenAI-compatible endpoint (client.py). A
 command reads its wire options once, into a `JudgeRequest`, and reaches its judge through a
 `Wire`, which a later stage replaces to bring judges of its own to the same commands.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
+from stages.s06_resilience.guard import TIMEOUT_S, Guard, GuardedJudge
+from stages.s08_eval.specs import PLUG_IN, JudgeChoice, resolve
 from stages.s08_eval.specs import SPECS as EVAL_SPECS
-from stages.s08_eval.specs import JudgeChoice, resolve
-from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s12_real_judge.settings import Settings, load_settings
 
 SPECS = f"{EVAL_SPECS}, openai:MODEL"
@@ -37,6 +37,11 @@ class JudgeRequest:
         found = load_settings(self.config, base)
         return found if self.timeout_s is None else replace(found, timeout_s=self.timeout_s)
 
+    def guard(self) -> Guard:
+        """Stage 8's guard of a plug-in, with the time limit and the progress asked for."""
+        limit = PLUG_IN.timeout_s if self.timeout_s is None else self.timeout_s
+        return replace(PLUG_IN, timeout_s=limit, progress=self.progress, set_by="--judge-timeout")
+
 
 def resolve_real(
     request: JudgeRequest, base: Settings | None = None, make: Callable[..., Any] | None = None
@@ -45,9 +50,11 @@ def resolve_real(
     A later stage's judge of openai:MODEL is `make`, its settings' defaults `base`."""
     spec = request.spec
     if not spec.startswith("openai:"):
-        chosen = resolve(spec)
-        limit = TIMEOUT_S if request.timeout_s is None else request.timeout_s
-        return replace(chosen, judge=GuardedJudge(chosen.judge, spec, limit, request.progress))
+        guard = request.guard()
+        chosen = resolve(spec, guard)  # a plug-in comes guarded, a fake unguarded: never twice
+        if not chosen.fake:
+            return chosen
+        return replace(chosen, judge=GuardedJudge(chosen.judge, spec, guard))
     model = spec.removeprefix("openai:")
     if not model:
         raise CourseInputError(f"--judge {spec!r}: name the model, as in openai:MODEL")

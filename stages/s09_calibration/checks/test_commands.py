@@ -1,11 +1,19 @@
 """The report command: its plots, and a report without data failing with the reason."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from stages.s09_calibration.checks.test_calibrate import MEASURES
+from fakes.judges import HangingJudge, SteadyJudge
+from stages.s08_eval import specs
+from stages.s08_eval.checks.test_specs import within
+from stages.s08_eval.judge import CountingJudge
+from stages.s08_eval.specs import PLUG_IN, resolve
+from stages.s09_calibration.calibrate import Asking, calibrate
+from stages.s09_calibration.checks.test_calibrate import CASES, MEASURES, TWINS
+from stages.s09_calibration.report import Report, Side
 
 STAGE = Path(__file__).resolve().parents[1]
 
@@ -87,3 +95,45 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(cli, one_lin
     one_line_error(cli("stages.s09_calibration", "report", "--plots", str(below),
                        "--out", str(tmp_path / "r.json")), refused)  # fmt: skip
     assert not (tmp_path / "r.json").exists()  # refused before anything was measured
+
+
+QUICK = replace(PLUG_IN, timeout_s=0.2)  # a judge that hangs is given up on in 0.6 s
+
+
+@pytest.mark.failure_mode
+def test_a_plug_in_that_hangs_is_asked_three_times_and_nothing_is_evaluated():
+    chosen = resolve("fakes.judges:HangingJudge", QUICK)
+    before = HangingJudge.calls
+    run = within(20, lambda: calibrate(CountingJudge(chosen.judge, chosen.name), CASES, TWINS))
+    assert HangingJudge.calls - before == 3  # then the breaker opened: nothing more was asked
+    # 480 questions: 144 texts scored 3 times, 24 pairs in both orders. Two time out; the
+    # third opens the breaker, which refuses it and the 477 after it unasked: 478
+    assert run.unscored.reasons == {
+        "judge unavailable: InstrumentDown": 478,
+        "judge unavailable: TimeoutError": 2,
+    }
+    assert run.not_evaluated() == list(MEASURES)
+    control = calibrate(CountingJudge(SteadyJudge(), "steady"), CASES, TWINS)
+    report = Report(Side(run, Asking(), run.judge.calls), Side(control, Asking(), 0))
+    assert report.not_successful == [
+        "nothing was evaluated for the judge: 480 of 480 replies unscored"
+    ]
+
+
+@pytest.mark.failure_mode
+def test_the_report_with_a_plug_in_that_hangs_ends_not_successful(cli, monkeypatch, tmp_path):
+    # the command's own resolve, with only the default time limit shortened
+    monkeypatch.setattr(specs, "PLUG_IN", QUICK)
+    out, before = tmp_path / "r.json", HangingJudge.calls
+    hangs = ["report", "--judge", "fakes.judges:HangingJudge", "--out", str(out)]
+    result = within(20, lambda: cli("stages.s09_calibration", *hangs))
+    assert (result.returncode, HangingJudge.calls - before) == (1, 3)
+    assert result.stdout.splitlines()[1] == (
+        "RUN IS NOT SUCCESSFUL: nothing was evaluated for the judge: 480 of 480 replies unscored"
+    )
+    assert result.stderr.splitlines()[-1] == (
+        "error: run is not successful: nothing was evaluated for the judge: 480 of 480 replies "
+        "unscored"
+    )
+    report = json.loads(out.read_text())
+    assert [report[name]["state"] for name in MEASURES] == ["not_evaluated"] * 4

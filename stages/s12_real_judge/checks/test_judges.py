@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from fakes.judges import SteadyJudge
+from fakes.judges import BiasedJudge, SteadyJudge
 from stages.s01_model.errors import CourseInputError
+from stages.s06_resilience.guard import TIMEOUT_S, GuardedJudge
 from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge.commands import request_of
-from stages.s12_real_judge.guard import TIMEOUT_S, GuardedJudge
 from stages.s12_real_judge.judges import (
     JudgeRequest,
     add_options,
@@ -35,8 +35,18 @@ def test_a_model_must_be_named():
 @pytest.mark.failure_mode
 @pytest.mark.parametrize("spec", ["biased", "fakes.judges:SteadyJudge"])
 def test_every_judge_but_the_real_one_is_guarded_with_the_time_limit_asked_for(spec):
-    assert guarded(resolve_real(JudgeRequest(spec, timeout_s=1.5))).timeout_s == 1.5
-    assert guarded(resolve_real(JudgeRequest(spec))).timeout_s == TIMEOUT_S
+    assert guarded(resolve_real(JudgeRequest(spec, timeout_s=1.5))).guard.timeout_s == 1.5
+    assert guarded(resolve_real(JudgeRequest(spec))).guard.timeout_s == TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    ("spec", "inside"), [("biased", BiasedJudge), ("fakes.judges:SteadyJudge", SteadyJudge)]
+)
+def test_a_judge_is_guarded_once_whether_stage_8_guarded_it_or_not(spec, inside):
+    # stage 8 guards a plug-in and asks a fake directly; here both sit behind one guard
+    judge = guarded(resolve_real(JudgeRequest(spec, timeout_s=1.5))).judge
+    assert type(judge) is inside
+    assert guarded(resolve_real(JudgeRequest(spec))).guard.set_by == "--judge-timeout"
 
 
 def parsed(*argv):
@@ -55,7 +65,7 @@ def test_the_judge_options_are_read_and_explained():
     assert (given.judge_timeout, given.progress, given.no_cache) == (2.5, True, True)
     assert given.judge_config == Path("mine.toml")
     choice = resolve_real(request_of(given))
-    assert guarded(choice).timeout_s == 2.5 and guarded(choice).progress.live is True
+    assert guarded(choice).guard.timeout_s == 2.5 and guarded(choice).progress.live is True
     text = " ".join(parser.format_help().split())
     for fragment in ("--judge-config JUDGE_CONFIG settings of an openai: judge (TOML)",
                      "--no-cache ask anew; skip the journal",
