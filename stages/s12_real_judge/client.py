@@ -19,7 +19,7 @@ from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.judge import UNAVAILABLE, Instrument, OverBudget, RateLimited, Unreachable
 from stages.s12_real_judge import prompts
-from stages.s12_real_judge.endpoint import locate, never_connected, safe_url
+from stages.s12_real_judge.endpoint import locate, safe_url
 from stages.s12_real_judge.guard import Breaker
 from stages.s12_real_judge.journal import Journal
 from stages.s12_real_judge.prompts import Messages
@@ -43,21 +43,20 @@ class OpenAIJudge:
         progress: bool | None = None,
     ) -> None:
         self.model, self.settings = model, settings or Settings()
-        where = locate(model, api_key, base_url)
-        self.base_url, self.endpoint, self._key = where.url, where.host, where.key
-        self.identity = self.endpoint  # what the journal files replies under
+        self.where = where = locate(model, api_key, base_url)  # its URL and key: never shown
+        self.endpoint = self.identity = safe_url(where.url)  # shown; what the journal keys hold
         import openai  # here, not with the module: 0.7 s that a fake judge or --help never pays
 
         self.sdk = openai
         self.client = openai.OpenAI(
-            api_key=self._key or "no-key-needed-on-loopback", base_url=self.base_url, max_retries=0
+            api_key=where.key or "no-key-needed-on-loopback", base_url=where.url, max_retries=0
         )
         path = self.settings.journal
         self.journal = Journal(ROOT / path) if use_journal and path else None
         self.sleep, self.jitter, self.progress = sleep, random.Random(0), progress
         self.breaker = Breaker(
-            f"endpoint {safe_url(where.url)} ({where.source}), model {model}, OPENAI_API_KEY "
-            f"{'set' if self._key else 'not set'}, at most {self.settings.timeout_s:g} s a call"
+            f"endpoint {self.endpoint} ({where.source}), model {model}, OPENAI_API_KEY "
+            f"{'set' if where.key else 'not set'}, at most {self.settings.timeout_s:g} s a call"
         )
         self.lock = threading.Lock()
         self.asked: Counter[str] = Counter()  # prompt -> times asked in this run
@@ -184,7 +183,7 @@ class OpenAIJudge:
 
     def _connection(self, error: BaseException) -> Exception:
         """What a lost connection means once the tries run out; one never opened, at once."""
-        cause = never_connected(error)
+        cause = self.where.never_connected(error)
         if cause is not None:  # no server there: waiting will not bring one
             raise Unreachable(f"cannot connect to {self.endpoint}: {cause}") from None
         return ConnectionError(

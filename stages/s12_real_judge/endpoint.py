@@ -1,12 +1,12 @@
 """Where a real judge lives and the key it needs: from the usual variables, OPENAI_BASE_URL
-and OPENAI_API_KEY; the key is never printed, and only a server on this machine needs none."""
+and OPENAI_API_KEY; only a server on this machine needs none. Of these, only `safe_url` shows."""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 from dataclasses import dataclass, field
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import unquote, urlparse, urlunparse
 
 from stages.s01_model.errors import CourseInputError
 
@@ -15,14 +15,29 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 @dataclass(frozen=True)
 class Endpoint:
-    url: str  # the base URL the client talks to
+    url: str = field(repr=False)  # the base URL as given, with its user, password and query
     source: str  # where it came from: "OPENAI_BASE_URL", "the default" or "given"
     key: str = field(repr=False)  # "" when there is none; kept out of every repr
 
-    @property
-    def host(self) -> str:
-        """host:port, which the report names and the journal's keys include."""
-        return urlparse(self.url).netloc or self.url
+    def scrub(self, text: str) -> str:
+        """An error's own text (the SDK's may quote the URL) with the URL's user, password
+        and each value of its query, as written or decoded, replaced by `***`."""
+        parts = urlparse(self.url)
+        found = [parts.username or "", parts.password or ""]
+        found += [pair.partition("=")[2] or pair for pair in parts.query.split("&")]
+        for secret in sorted({*found, *map(unquote, found)} - {""}, key=len, reverse=True):
+            text = text.replace(secret, "***")  # the longest first: one may hold another
+        return text
+
+    def never_connected(self, error: BaseException) -> str | None:
+        """Why no connection was ever made (refused, unknown host, TLS: the SDK wraps its HTTP
+        library's ConnectError), scrubbed; None for one made and then lost, worth a retry."""
+        cause: BaseException | None = error
+        while cause is not None:
+            if type(cause).__name__ == "ConnectError":
+                return self.scrub(" ".join(str(cause).split()) or type(cause).__name__)
+            cause = cause.__cause__ or cause.__context__
+        return None
 
 
 def locate(model: str, api_key: str | None = None, base_url: str | None = None) -> Endpoint:
@@ -40,11 +55,11 @@ def locate(model: str, api_key: str | None = None, base_url: str | None = None) 
 
 
 def safe_url(url: str) -> str:
-    """The endpoint as it may be printed: no user, password, query or fragment."""
+    """What messages, reports, journal keys and fingerprints hold of an endpoint: its scheme,
+    host, port and path, never a user, password, query or fragment; without a host, nothing."""
     parts = urlparse(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunparse((parts.scheme, netloc, parts.path, "", "", "")) or "(no endpoint)"
+    where = parts.netloc.rpartition("@")[2]  # what follows the user and password, if any
+    return urlunparse((parts.scheme, where, parts.path, "", "", "")) if where else "(no host)"
 
 
 def on_this_machine(url: str) -> bool:
@@ -54,17 +69,3 @@ def on_this_machine(url: str) -> bool:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def never_connected(error: BaseException) -> str | None:
-    """Why no connection was ever made (refused, unknown host, TLS), or None for a dropped one.
-
-    The SDK wraps its HTTP library's ConnectError, which wraps the socket's own error; a
-    connection that was made and then lost raises a different class, and is worth a retry.
-    """
-    cause: BaseException | None = error
-    while cause is not None:
-        if type(cause).__name__ == "ConnectError":
-            return " ".join(str(cause).split()) or type(cause).__name__
-        cause = cause.__cause__ or cause.__context__
-    return None

@@ -66,9 +66,9 @@ def test_429_is_retried_honouring_retry_after_then_answered(tmp_path):
 @pytest.mark.parametrize(
     ("fault", "error", "message"),
     [
-        (Status(429), RateLimited, "HTTP 429 from 127.0.0.1"),
-        (Status(503), ConnectionError, "HTTP 503 from 127.0.0.1"),
-        (Drop(), ConnectionError, "connection to 127.0.0.1"),
+        (Status(429), RateLimited, "HTTP 429 from http://127.0.0.1"),
+        (Status(503), ConnectionError, "HTTP 503 from http://127.0.0.1"),
+        (Drop(), ConnectionError, "connection to http://127.0.0.1"),
     ],
 )
 def test_a_fault_that_persists_becomes_an_unavailable_judge(tmp_path, fault, error, message):
@@ -129,7 +129,7 @@ def test_the_same_question_asked_again_is_a_new_repeat_and_a_rerun_pays_nothing(
         assert [again.score("t", "a", "r") for _ in range(3)] == replies
         assert len(server.requests) == 3
         assert again.describe().to_json() == {
-            "model": "some-model", "endpoint": server.url.split("/")[2],
+            "model": "some-model", "endpoint": server.url,
             "requests": 0, "paid_calls": 0, "from_cache": 3, "kept_in": "the journal",
         }  # fmt: skip
         uncached = OpenAIJudge("some-model", Settings(journal=""), api_key=KEY, base_url=server.url)
@@ -211,7 +211,7 @@ def test_the_report_against_a_server_counts_exactly_the_injected_faults(tmp_path
     assert (instrument["requests"], instrument["paid_calls"]) == (35, 29)
     assert report["flakiness"]["state"] == "not_evaluated"
     assert report["sampling"]["state"] == "not_evaluated"
-    assert report["judge"]["instrument"]["endpoint"] == server.url.split("/")[2]
+    assert report["judge"]["instrument"]["endpoint"] == server.url
 
 
 def free_port():
@@ -300,7 +300,7 @@ def test_a_hanging_server_stops_the_run_after_three_time_outs(tmp_path):
         assert 3 <= judge.describe().requests <= 3 + 4 - 1
         assert len(server.requests) <= 3 + 4 - 1  # what the server saw, counted on its side
     assert str(judge.breaker.why).startswith(
-        "unavailable after 3 failed calls in a row (TimeoutError: no reply from 127.0.0.1:"
+        "unavailable after 3 failed calls in a row (TimeoutError: no reply from http://127.0.0.1:"
     )
     assert judge.describe().paid_calls == judge.describe().from_cache == 0
 
@@ -364,9 +364,9 @@ def test_the_endpoint_and_key_come_from_the_usual_variables(monkeypatch, env, gi
         monkeypatch.setenv(name, value)
     judge = OpenAIJudge("m", Settings(journal="", timeout_s=4.0), base_url=given)
     assert judge.breaker.instrument == f"{instrument}, at most 4 s a call"
-    assert judge.base_url == (given or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
-    assert (judge._key == KEY) is ("OPENAI_API_KEY" in env)
-    assert judge.client.api_key == (judge._key or "no-key-needed-on-loopback")
+    assert judge.where.url == (given or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
+    assert (judge.where.key == KEY) is ("OPENAI_API_KEY" in env)
+    assert judge.client.api_key == (judge.where.key or "no-key-needed-on-loopback")
     assert judge.journal is None and judge.progress is None
 
 

@@ -147,7 +147,7 @@ def test_an_endpoint_that_is_down_is_not_evaluated_and_says_why(cli, monkeypatch
     )
     assert (
         "error: the judge openai:shop-judge is unavailable after 3 failed calls in a row "
-        "(Unreachable: cannot connect to 127.0.0.1:9" in result.stderr
+        "(Unreachable: cannot connect to http://127.0.0.1:9/v1: " in result.stderr
     )
     assert result.stderr.rstrip().endswith("; the rest were not asked")
     # the canary's own judge, asked as the command asks it: a refused connection is not tried
