@@ -26,8 +26,9 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if a.size != b.size:
         raise ValueError(f"pearson needs paired values, got {a.size} and {b.size}")
-    if a.size < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
+    if a.size < 2 or a.min() == a.max() or b.min() == b.max():
         return None
+    a, b = a / np.abs(a).max(), b / np.abs(b).max()  # r ignores scale; 1e308 would overflow
     a, b = a - a.mean(), b - b.mean()
     spread = float(np.sqrt((a @ a) * (b @ b)))
     return float((a @ b) / spread) if spread > 0 else None  # 0: variance lost to underflow

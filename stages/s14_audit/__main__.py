@@ -17,13 +17,12 @@ folder that cannot be written).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import writable
+from stages.s01_model.files import dumps, writable
 from stages.s08_eval.levels import PASS_MARK
 from stages.s14_audit.audit import audit as audit_file
 from stages.s14_audit.audit import outputs_for
@@ -46,15 +45,12 @@ def parser() -> argparse.ArgumentParser:
     size.add_argument("--answer-col", help="the answer text, whose length is measured")
     size.add_argument("--length-col", help="the answer's length, when the text is not there")
     audit.add_argument("--human-col", help="human labels: a score or pass/fail")
-    audit.add_argument(
-        "--gate", type=float, default=PASS_MARK, help=f"pass mark (default {PASS_MARK})"
-    )
+    gate, out = f"pass mark (default {PASS_MARK})", "where the queue and skipped go"
+    audit.add_argument("--gate", type=float, default=PASS_MARK, help=gate)
     audit.add_argument("--encoding", help="the file's encoding (default: UTF-8, BOM or not)")
     audit.add_argument("--delimiter", help="a CSV file's delimiter (default: sniffed, , ; tab |)")
     audit.add_argument("--json", action="store_true", help="print one JSON object")
-    audit.add_argument(
-        "--out-dir", type=Path, default=REPORTS, help="where the queue and skipped go"
-    )
+    audit.add_argument("--out-dir", type=Path, default=REPORTS, help=out)
     return audit
 
 
@@ -75,7 +71,7 @@ def main() -> int:
     review, skipped = short(found.out.review), short(found.out.skipped)
     if args.json:
         files = {"review_queue": review, "skipped_file": skipped}
-        print(json.dumps({**result.to_json(), **files}, sort_keys=True))
+        print(dumps({**result.to_json(), **files}, sort_keys=True))
     else:
         print(render(args.file.name, result, args.gate, review, skipped))
     if result.rows == 0:

@@ -17,9 +17,9 @@ ENCODING = "utf-8-sig"  # UTF-8; a BOM at the start is dropped, not read as part
 HEAD_BYTES = 64 * 1024  # how much of the start of a file the guess at its encoding reads
 
 
-def open_text(path: Path, encoding: str) -> TextIO:
+def open_text(path: Path, encoding: str, newline: str = "") -> TextIO:
     try:
-        return path.open(encoding=encoding, newline="")
+        return path.open(encoding=encoding, newline=newline)
     except LookupError:  # unknown, or not a text encoding (base64)
         raise CourseInputError(
             f"--encoding {encoding!r}: not a text encoding Python knows (utf-8, latin-1, cp1252, "

@@ -18,10 +18,12 @@ the header (or, in JSONL, from every record). Rows are streamed: a file of any l
 from __future__ import annotations
 
 import csv
+import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -52,7 +54,8 @@ class Columns:
     human: str | None = None
 
     def named(self) -> list[str]:
-        return [name for name in (self.score, self.answer or self.length, self.human) if name]
+        given = (self.score, self.answer or self.length, self.human)
+        return [name for name in given if name is not None]  # '' too: no column is unnamed
 
 
 # ---- rows: (row number, line it starts on, record or None, problem) -----------------------
@@ -67,8 +70,8 @@ def csv_rows(path: Path, handle: TextIO, columns: Named, delimiter: str | None) 
     number, as in a spreadsheet). strict=True makes the csv module raise on a quote that
     never closes, where by default it would read the rest of the file into one value.
     """
-    delimiter = delimiter or sniff(handle)
-    reader = csv.reader(_lines(path, handle), delimiter=delimiter, strict=True)
+    delimiter, lines = (delimiter, handle) if delimiter else sniff(handle)
+    reader = csv.reader(_lines(path, lines), delimiter=delimiter, strict=True)
     start = 1  # the line the next record starts on
     try:
         header = next(reader, None)
@@ -99,7 +102,7 @@ def _ragged(fields: int, width: int, delimiter: str) -> str:
     return f"{fields} fields where the header has {width}{split}"
 
 
-def _lines(path: Path, handle: TextIO) -> Iterator[str]:
+def _lines(path: Path, handle: Iterable[str]) -> Iterator[str]:
     """The lines of a CSV file. A NUL is not text: the file is binary, or UTF-16 read as
     8-bit (Python 3.10's csv module raises on it; 3.11's passes it on)."""
     for number, line in enumerate(handle, start=1):
@@ -131,16 +134,18 @@ def _listing(names: list[str]) -> str:
     return listed + (f" and {more} more" if more > 0 else "") if names else "none"
 
 
-def sniff(handle: TextIO) -> str:
-    """The delimiter of a CSV file, guessed among DELIMITERS from whole lines at its start."""
+def sniff(handle: TextIO) -> tuple[str, Iterable[str]]:
+    """The delimiter of a CSV file, guessed among DELIMITERS from whole lines at its start, and
+    its lines from the first. A pipe cannot be read twice, so none is: the sample, its last
+    line completed, is put back in front of the rest of the stream."""
     sample = handle.read(SNIFF_CHARS)
-    handle.seek(0)
+    lines = chain(io.StringIO(sample + handle.readline(), newline=""), handle)
     if len(sample) == SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rindex("\n") + 1]
     try:
-        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter, lines
     except csv.Error:  # one column, or no delimiter used consistently
-        return ","
+        return ",", lines
 
 
 def jsonl_rows(path: Path, handle: TextIO, columns: Named) -> Iterator[Row]:
@@ -221,7 +226,7 @@ def rows_of(
     """
     encoding = encoding or ENCODING
     jsonl = path.suffix.lower() in JSONL
-    handle = open_text(path, encoding)
+    handle = open_text(path, encoding, "\n" if jsonl else "")  # JSONL: \r is white space
     limit = csv.field_size_limit()
     try:
         csv.field_size_limit(max(limit, path.stat().st_size + 1))

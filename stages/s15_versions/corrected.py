@@ -24,7 +24,7 @@ from stages.s11_correction.correction import Tally, made, pass_rate, tally
 from stages.s11_correction.estimates import Estimate, heading, lines, mean_score
 from stages.s14_audit.cells import Rules, Unusable, a_flag, blank, flags_at_the_gate
 from stages.s14_audit.rows import rows_of
-from stages.s15_versions.versions import score
+from stages.s15_versions.versions import results_by_id, score
 
 SCALE = (0.0, 10.0)  # a stage-8 judge's scores
 
@@ -83,10 +83,8 @@ Judged = dict[str, tuple[bool, int | None] | None]  # by case: (passed, score), 
 
 def verdicts(report: Any, where: str) -> Judged:
     """Each case's judge verdict and score in a stage-8 report; None when it has none."""
-    if not isinstance(report, dict) or not isinstance(report.get("results"), list):
-        raise CourseInputError(f"{where}: no list of results: not a stage-8 report")
+    rows = results_by_id(report, where)
     try:
-        rows = {row["id"]: row for row in report["results"]}
         states = {case: row["levels"]["end_to_end"]["state"] for case, row in rows.items()}
     except (KeyError, TypeError) as error:
         raise CourseInputError(

@@ -86,18 +86,35 @@ def same_path(first: dict[str, Any], second: dict[str, Any]) -> bool:
     return all(first["levels"][v]["state"] == second["levels"][v]["state"] for v in CHECKED)
 
 
+def results_by_id(report: Any, where: str) -> dict[str, dict[str, Any]]:
+    """A stage-8 report's result rows by case id. A row without an id, or an id twice, stops
+    the command: keeping one of two rows in silence would change every figure after."""
+    results = report.get("results") if isinstance(report, dict) else None
+    if not isinstance(results, list) or not all(isinstance(r, dict) and "id" in r for r in results):
+        raise CourseInputError(f"{where} is not a stage-8 report (results, each with an id)")
+    rows: dict[str, dict[str, Any]] = {}
+    for number, row in enumerate(results, start=1):
+        case = str(row["id"])
+        if case in rows:
+            raise CourseInputError(f"{where}: result {number}: case {case!r} is there twice")
+        levels = row.get("levels")
+        for level in ("end_to_end", *CHECKED):
+            verdict = levels.get(level) if isinstance(levels, dict) else None
+            if not (isinstance(verdict, dict) and isinstance(verdict.get("state"), str)):
+                shown = "absent" if verdict is None else f"{verdict!r}"[:40]
+                raise CourseInputError(
+                    f"{where}: result {number} ({case!r}): levels.{level} is {shown}, not a "
+                    "level's verdict (an object with a state)"
+                )
+        rows[case] = row
+    return rows
+
+
 def pairs(first: dict[str, Any], second: dict[str, Any], where: str) -> list[Pair]:
     """The cases of two stage-8 reports, paired by id; both must hold the same cases."""
-    rows = []
-    for report, name in ((first, "RUN_A"), (second, "RUN_B")):
-        results = report.get("results") if isinstance(report, dict) else None
-        if not isinstance(results, list) or not all(
-            isinstance(r, dict) and "id" in r for r in results
-        ):
-            raise CourseInputError(
-                f"{where}: {name} is not a stage-8 report (results, each with an id)"
-            )
-        rows.append({str(row["id"]): row for row in results})
+    rows = [
+        results_by_id(r, f"{where}: {name}") for r, name in ((first, "RUN_A"), (second, "RUN_B"))
+    ]
     a, b = rows
     if set(a) != set(b):
         odd = sorted(set(a) ^ set(b))[:3]

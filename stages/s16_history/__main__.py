@@ -20,16 +20,15 @@ a judge its provider updated (changed), exit 0 when the check tells them apart.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.cli import run_cli, short
+from stages.s01_model.cli import run_cli, short, whole
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import folder, writable
+from stages.s01_model.files import dumps, folder, writable
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.specs import JudgeChoice
 from stages.s10_agreement.commands import REPLIES, emit_gate
@@ -55,6 +54,7 @@ from stages.s16_history.records import Command
 from stages.s16_history.staleness import history_rules
 
 NEEDED = ("kappa_ci", "verbosity_ci", "flips")  # a calibration without these is not recorded
+CHANGES = whole(0, "a number of changes is 0 or more")  # what --threshold takes
 
 
 def main() -> int:
@@ -151,7 +151,7 @@ def run_history(args: argparse.Namespace) -> int:
         raise CourseInputError(f"history {args.file}: no such file (calibrate --history makes it)")
     folder(args.plots, "--plots")  # checked before the history is read
     records = history.load(args.file)
-    shown = json.dumps([r.to_json() for r in records], sort_keys=True)
+    shown = dumps([r.to_json() for r in records], sort_keys=True)
     print(shown if args.json else "\n".join(table(records)))
     if args.plots is not None:
         for path in plots(records, args.plots):
@@ -169,7 +169,7 @@ def add_canary(commands: Any) -> None:
         "--judge-timeout", type=positive, metavar="S", help="seconds a call may take"
     )
     canary.add_argument("--record", action="store_true", help="record its replies instead")
-    canary.add_argument("--threshold", type=int, default=THRESHOLD, help="changes allowed")
+    canary.add_argument("--threshold", type=CHANGES, default=THRESHOLD, help="changes allowed")
     canary.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -191,7 +191,7 @@ def run_canary(args: argparse.Namespace) -> int:
             if (down := settle(judge)["unavailable"]) is not None:  # why too little came back
                 print(f"error: the judge {spec} is {down}", file=sys.stderr)
     if args.json:
-        print(json.dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
+        print(dumps({label: c.to_json() for label, c in found.items()}, sort_keys=True))
     else:
         for label, c in found.items():
             print(f"canaries of {label}: {c.verdict or 'NOT EVALUATED — ' + c.outcome.reason}")

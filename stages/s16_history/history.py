@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import read_jsonl
+from stages.s01_model.files import append_line, dumps, parse_jsonl, read_text
 from stages.s08_eval.levels import PASS_MARK
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibration import CALIBRATION_FILE
@@ -95,11 +97,33 @@ def entry(command: Command, choice: JudgeChoice, reply: str, run: AgreedRun) -> 
 
 def load(path: Path) -> list[Entry]:
     """The records of a history file, oldest first; none when the file does not exist yet.
-    A line that is not a record is an error naming the file and the record's number."""
+    A line that is not a record is an error naming the file and the record's number, except
+    a last line cut short (a run stopped while appending it), which is named and left out."""
     if not path.exists():
         return []
-    lines = enumerate(read_jsonl(path), start=1)
+    text = read_text(path)
+    cut = torn(text)
+    if cut is not None:
+        line = text[:cut].count("\n") + 1
+        print(
+            f"warning: --history {path}:{line}: the last line is cut short (a run stopped while "
+            f"writing it); read the {line - 1} records before it, and the next one replaces it",
+            file=sys.stderr,
+        )
+        text = text[:cut]
+    lines = enumerate(parse_jsonl(text, path), start=1)
     return [Entry.from_json(line, f"{path}: record {number}") for number, line in lines]
+
+
+def torn(text: str) -> int | None:
+    """Where a last line cut short starts: one without its line end that is not JSON; None
+    when the last line is whole."""
+    start = text.rfind("\n") + 1
+    try:
+        json.loads(text[start:] or "{}")
+    except (ValueError, RecursionError):
+        return start
+    return None
 
 
 def calibrations(records: list[Entry]) -> list[Entry]:
@@ -129,9 +153,19 @@ def with_threshold(new: Entry, records: list[Entry]) -> Entry:
 
 
 def append(path: Path, record: Entry) -> None:
-    """Add one line to the history (record.to_json); the lines before it are never rewritten."""
+    """Add one line to the history (record.to_json): whole, or not at all (files.append_line),
+    and the lines before it never rewritten. A last line cut short, which load() named, is
+    cut off first, so that the new line starts on a line of its own."""
+    line = dumps(record.to_json(), sort_keys=True) + "\n"
     try:
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record.to_json(), sort_keys=True) + "\n")
+        text = read_text(path) if path.exists() else ""
+        cut = torn(text)
+        if cut is not None:
+            os.truncate(path, path.stat().st_size - len(text[cut:].encode("utf-8")))
+        elif text and not text.endswith("\n"):
+            line = "\n" + line  # a whole last line saved without its line end
+        append_line(path, line)
     except OSError as error:
         raise CourseInputError(f"--history {path}: cannot write ({error.strerror})") from None
+    except CourseInputError as error:
+        raise CourseInputError(f"--history {error}") from None

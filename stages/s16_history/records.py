@@ -15,6 +15,7 @@ from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.model import Name
+from stages.s01_model.shapes import misfit
 from stages.s09_calibration.measures import plain
 
 Interval = tuple[float, float]
@@ -152,11 +153,14 @@ def refuse(data: dict[str, Any], where: str) -> None:
     if threshold is not None and not isinstance(threshold, dict):
         raise CourseInputError(f"{where}: flip_threshold is an object: its share and how")
     parts: list[tuple[str, type[Any], dict[str, Any]]] = [
-        ("figures lack", Figures, data["figures"]),
-        ("fingerprint lacks", Fingerprint, data["fingerprint"]),
+        ("figures", Figures, data["figures"]),
+        ("fingerprint", Fingerprint, data["fingerprint"]),
     ]
     if threshold is not None:
-        parts.append(("flip_threshold lacks", FlipThreshold, threshold))
-    for what, kind, part in parts:
+        parts.append(("flip_threshold", FlipThreshold, threshold))
+    for part_name, kind, part in parts:
         if (name := lacking(kind, part)) is not None:
-            raise CourseInputError(f"{where}: {what} {name!r}")
+            raise CourseInputError(f"{where}: no {part_name}.{name}")
+    for prefix, kind, part in [("", Entry, data), *((f"{n}.", k, p) for n, k, p in parts)]:
+        if (wrong := misfit(kind, part)) is not None:  # every key there, each of its type
+            raise CourseInputError(f"{where}: {prefix}{wrong}")

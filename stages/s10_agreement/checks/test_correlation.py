@@ -39,6 +39,17 @@ def test_correlation_without_variance_is_undefined_not_zero():
     assert pearson([1], [2]) is None and spearman([], []) is None
 
 
+@pytest.mark.failure_mode
+def test_scores_too_large_to_average_still_have_a_pearson_r():
+    # 1 followed by 308 zeros is a finite float, but the sum of two of them is not: taken as
+    # it comes, the mean overflows and r is nan. r ignores scale, so scipy's r of the same
+    # points shrunk by 1e300 is the r of the points themselves
+    lengths, scores = [5, 40, 12, 30, 8], [1e308, -1e308, 3e307, -5e307, 9e307]
+    expected = scipy_stats.pearsonr(lengths, [s / 1e300 for s in scores]).statistic
+    assert pearson(lengths, scores) == pytest.approx(expected, abs=1e-12)
+    assert pearson(scores, lengths) == pytest.approx(expected, abs=1e-12)
+
+
 def test_the_interval_of_rho_worked_by_hand():
     # rho 0.5 over 28 pairs: z = atanh(0.5) = 0.549306; Fieller, Hartley and Pearson give z a
     # variance of 1.06 / 25, a standard error of 0.205913; 1.959964 of them is 0.403581;

@@ -5,9 +5,17 @@ for an offset, float() for a score), never from the audit.
 """
 
 import codecs
+import contextlib
 import csv
 import json
+import os
+import resource
+import signal
+import subprocess
+import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -615,3 +623,118 @@ def test_every_jsonl_row_is_measured_or_named(lines):
         assert [r["row"] for r in named] == [n for n in rows if n not in {g[0] for g in good}]
         assert list(found.scores) == [float(score) for _, score, _ in good]
         assert list(found.lengths) == [len(answer) for *_, answer in good]
+
+
+@pytest.mark.failure_mode
+def test_a_csv_read_from_a_pipe_is_audited_as_the_same_file_is(cli, tmp_path):
+    # a pipe cannot be read twice: the start the delimiter is sniffed from is read once
+    path = tmp_path / "theirs.csv"
+    write_csv(path, [[n, "x" * n, n % 10, "pass" if n % 3 else "fail"] for n in range(1, 3001)])
+    from_file = json.loads(run(cli, path, "--json", *GRADED_OPTIONS).stdout)
+    reader, writer = os.pipe()
+    feeding = threading.Thread(target=feed, args=(writer, path.read_bytes()), daemon=True)
+    feeding.start()
+    try:
+        stream = f"/dev/fd/{reader}"  # what `<(...)` gives, and /dev/stdin is
+        piped = cli("stages.s14_audit", stream, "--out-dir", str(reports(path)), "--json",
+                    *GRADED_OPTIONS)  # fmt: skip
+    finally:
+        os.close(reader)
+    feeding.join(timeout=60)
+    assert piped.returncode == 0, piped.stderr
+    found = json.loads(piped.stdout)
+    for key in ("review_queue", "skipped_file", "file"):
+        found.pop(key, None), from_file.pop(key, None)
+    assert found == from_file and found["data_rows"] == 3000
+
+
+GRADED_OPTIONS = (
+    "--score-col",
+    "judge_grade",
+    "--answer-col",
+    "reply_text",
+    "--human-col",
+    "person",
+)
+
+
+def feed(writer: int, data: bytes) -> None:
+    with os.fdopen(writer, "wb") as stream, contextlib.suppress(BrokenPipeError):
+        stream.write(data)  # a reader that stops early (a failing check) closes the pipe
+
+
+@pytest.mark.failure_mode
+def test_a_column_named_row_leaves_the_queue_s_row_number_alone(tmp_path):
+    path = tmp_path / "exported.csv"  # row 2 of the file is the one a person must find
+    write_csv(path, [["r-17", "some reply", 9, "fail"]], header=("row", "a", "s", "h"))
+    found = audit(path, Columns("s", answer="a", human="h"), 7, reports(path))
+    (queued,) = [json.loads(line) for line in found.out.review.read_text().splitlines()]
+    assert queued["row"] == 2 and queued["record"]["row"] == "r-17"
+
+
+@pytest.mark.failure_mode
+def test_a_column_named_nothing_is_one_line(cli, one_line_error, tmp_path):
+    path = tmp_path / "theirs.csv"
+    write_csv(path, THEIRS)
+    for option in ("--score-col", "--human-col"):
+        given = [*GRADED_OPTIONS, option, ""]
+        one_line_error(run(cli, path, *given), "no column '' in the header; the columns there are")
+
+
+def audit_in_a_child(path: Path, *limits: int) -> subprocess.Popen[str]:
+    """The audit of `path` as a command of its own, its files limited to `limits` bytes."""
+
+    def limited() -> None:
+        for limit in limits:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    command = [sys.executable, "-m", "stages.s14_audit", str(path), "--out-dir",
+               str(reports(path)), *GRADED_OPTIONS]  # fmt: skip
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=limited,
+    )  # fmt: skip
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.mark.failure_mode
+def test_a_disk_that_fills_during_an_audit_is_one_line_and_the_older_files_stay(tmp_path):
+    path = tmp_path / "theirs.csv"  # 3,000 rows, a third of them disagreements: 60 KB of queue
+    write_csv(path, [[n, "x" * 9, 9, "fail" if n % 3 else "pass"] for n in range(1, 3001)])
+    older = outputs(path)
+    older.review.parent.mkdir()
+    older.review.write_text("an earlier, complete run\n")
+    done = audit_in_a_child(path, 20_000)
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 2, err
+    assert err == f"error: {reports(path)}: cannot write the audit's files (File too large); " \
+        "older ones are as they were\n"  # fmt: skip
+    assert leftovers(path) == ["audit-theirs.review.jsonl"]  # no temporary file left
+    assert older.review.read_text() == "an earlier, complete run\n"
+
+
+@pytest.mark.failure_mode
+def test_sigterm_during_an_audit_leaves_no_temporary_file(tmp_path):
+    path = tmp_path / "long.csv"  # long enough to be stopped while it reads
+    write_csv(path, [[n, "x" * 9, 9, "fail"] for n in range(1, 400_001)])
+    done = audit_in_a_child(path)
+    deadline = time.monotonic() + 60  # a safety net: the files appear within a second or two
+    while not list(reports(path).glob(".*.tmp")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert list(reports(path).glob(".*.tmp")), "the audit never started writing"
+    done.send_signal(signal.SIGTERM)
+    _, err = done.communicate(timeout=60)
+    assert (done.returncode, err) == (143, "error: terminated\n")
+    assert leftovers(path) == []
+
+
+@pytest.mark.failure_mode
+def test_a_carriage_return_inside_a_jsonl_record_leaves_it_one_row(tmp_path):
+    # JSON takes \r as white space; read with universal newlines, the first record would be
+    # split into two lines that are not JSON, and two rows would be skipped instead of one kept
+    path = tmp_path / "theirs.jsonl"
+    path.write_bytes(b'{"s": 7,\r "a": "abc"}\n{"s": 3, "a": "de"}\n')
+    found = audit(path, Columns("s", answer="a"), 7, reports(path))
+    assert (found.data_rows, found.rows, found.skipped) == (2, 2, 0)

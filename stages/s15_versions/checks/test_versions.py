@@ -29,6 +29,7 @@ from stages.s15_versions.versions import (
 
 STAGE = Path(__file__).resolve().parents[1]
 COLUMNS = LabelColumns("id", "human")
+LABELS = str(STAGE.parents[1] / "fixtures" / "s08_labels.csv")
 
 
 @pytest.fixture(scope="module")
@@ -124,9 +125,30 @@ def test_files_that_are_not_two_matching_stage_8_reports_are_one_line(
                    f"the runs hold different cases, e.g. [{first!r}]")  # fmt: skip
     one_line_error(cli("stages.s15_versions", "compare", a, str(tmp_path / "list.json")),
                    "RUN_B is not a stage-8 report")  # fmt: skip
-    with pytest.raises(CourseInputError, match="a result row lacks 'levels'"):
+    with pytest.raises(CourseInputError, match=r"result 1 .*: levels.end_to_end is absent"):
         broken = {"results": [{"id": row["id"], "answer": "x"} for row in report["results"]]}
         pairs(report, broken, "here")
+    second = report["results"][1]
+    words = {**second, "levels": {**second["levels"], "trajectory": "passed"}}
+    (tmp_path / "words.json").write_text(json.dumps({**report, "results": [words]}))
+    words_file = str(tmp_path / "words.json")
+    why = "levels.trajectory is 'passed', not a level's verdict"
+    one_line_error(cli("stages.s15_versions", "correct", words_file, LABELS), "result 1 (", why)
+
+
+@pytest.mark.failure_mode
+def test_a_case_that_is_in_a_report_twice_is_named_and_refused(cli, one_line_error, tmp_path):
+    # the row appended is the first row again, so the one named is one past the last result;
+    # read by id into a dict, the second copy would replace the first without a word
+    report = json.loads(cli("stages.s08_eval", "--json", "--out", str(tmp_path / "a")).stdout)
+    (tmp_path / "a.json").write_text(json.dumps(report))
+    results = report["results"]
+    twice = {**report, "results": [*results, results[0]]}
+    (tmp_path / "twice.json").write_text(json.dumps(twice))
+    a, b = str(tmp_path / "a.json"), str(tmp_path / "twice.json")
+    named = f"result {len(results) + 1}: case {results[0]['id']!r} is there twice"
+    one_line_error(cli("stages.s15_versions", "compare", a, b), named)
+    one_line_error(cli("stages.s15_versions", "correct", b, LABELS), named)
 
 
 @pytest.mark.golden

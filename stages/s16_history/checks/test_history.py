@@ -3,6 +3,8 @@ update fails on its figures and its canaries; an unchanged judge (the mirrored h
 even a biased one, since the history measures change, not quality."""
 
 import json
+import subprocess
+import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -194,7 +196,9 @@ def test_a_changed_setting_is_named_and_the_key_is_never_in_a_fingerprint(monkey
         return history.fingerprint(JudgeChoice(judge, "openai:m1", fake=False), "bare")
 
     cold, warm = print_of(0.0), print_of(0.8)
-    assert secret not in json.dumps(cold.to_json()) and cold.endpoint == "judge.example.com"
+    assert (
+        secret not in json.dumps(cold.to_json()) and cold.endpoint == "https://judge.example.com/v1"
+    )
     assert changes(cold, warm) == ["temperature 0.0 → 0.8"]
     assert (cold.model, cold.settings["reply"], cold.settings["structured"]) == (
         "m1", "bare", ""
@@ -315,13 +319,29 @@ def test_every_line_reads_back_as_its_record_and_writes_as_it_was(cli, tmp_path)
         (lambda r: r.pop("command"), "record 1 lacks 'command': not a calibration history"),
         (lambda r: r.update(command="eval"), "record 1 command 'eval': not a calibration"),
         (lambda r: r.update(fingerprint="m"), "record 1: fingerprint and figures are objects"),
-        (lambda r: r["figures"].pop("kappa"), "record 1: figures lack 'kappa'"),
-        (lambda r: r["figures"].pop("scores"), "record 1: figures lack 'scores'"),
-        (lambda r: r["fingerprint"].pop("model"), "record 1: fingerprint lacks 'model'"),
-        (lambda r: r["flip_threshold"].pop("how"), "record 1: flip_threshold lacks 'how'"),
+        (lambda r: r["figures"].pop("kappa"), "record 1: no figures.kappa"),
+        (lambda r: r["figures"].pop("scores"), "record 1: no figures.scores"),
+        (lambda r: r["fingerprint"].pop("model"), "record 1: no fingerprint.model"),
+        (lambda r: r["flip_threshold"].pop("how"), "record 1: no flip_threshold.how"),
         (lambda r: r.update(flip_threshold=0.1), "record 1: flip_threshold is an object"),
+        # the right keys, the wrong contents: each would fail later, far from the line
+        (lambda r: r["figures"].update(kappa="high"),
+         'record 1: figures.kappa is "high", expected a number or null'),
+        (lambda r: r["figures"].update(kappa_ci=[0.1]),
+         "record 1: figures.kappa_ci is [0.1], expected a list of 2 numbers or null"),
+        (lambda r: r["figures"].update(flips=True),
+         "record 1: figures.flips is true, expected a whole number or null"),
+        (lambda r: r["figures"].update(scores=[7, "x"]),
+         'record 1: figures.scores is [7, "x"], expected a list of numbers'),
+        (lambda r: r["fingerprint"].update(model=None),
+         "record 1: fingerprint.model is null, expected text"),
+        (lambda r: r["fingerprint"].update(settings=[1]),
+         "record 1: fingerprint.settings is [1], expected an object"),
+        (lambda r: r.update(passed="yes"), 'record 1: passed is "yes", expected true or false'),
+        (lambda r: r["flip_threshold"].update(share="10%"),
+         'record 1: flip_threshold.share is "10%", expected a number or null'),
     ],
-)
+)  # fmt: skip
 def test_a_line_that_is_not_a_record_is_refused_naming_the_file_and_the_record(
     tmp_path, broken, named
 ):
@@ -346,3 +366,50 @@ def test_history_prints_every_run_and_plots_every_figure(cli, tmp_path):
     assert "model shop-judge → shop-judge-2" in shown.stdout
     drawn = sorted(p.name for p in (tmp_path / "plots").iterdir())
     assert drawn == sorted(f"history_{name}.png" for name in FIGURES)
+
+
+@pytest.mark.failure_mode
+def test_a_last_line_cut_short_is_named_read_up_to_and_replaced_by_the_next_run(
+    cli, tmp_path, capsys
+):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    whole = path.read_text(encoding="utf-8")
+    path.write_text(whole + whole[:300], encoding="utf-8")  # a run stopped while appending
+    (tmp_path / "whole.jsonl").write_text(whole, encoding="utf-8")
+    assert history.load(path) == history.load(tmp_path / "whole.jsonl")
+    warned = capsys.readouterr().err
+    assert f"warning: --history {path}:2: the last line is cut short" in warned
+    assert "read the 1 records before it" in warned
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and lines[0] == whole.strip()  # the tear is gone, the record whole
+    assert [r.command for r in history.load(path)] == [Command.CALIBRATE] * 2
+    path.write_text(whole.strip(), encoding="utf-8")  # a whole line saved without its end
+    assert run(cli, "gate", path, VERSIONED).returncode == 0
+    assert len(history.load(path)) == 2
+
+
+@pytest.mark.failure_mode
+def test_a_history_append_that_fails_half_way_leaves_the_file_as_it_was(tmp_path):
+    path = tmp_path / "history.jsonl"
+    one = json.dumps(entry().to_json(), sort_keys=True) + "\n"
+    path.write_text(one * 3, encoding="utf-8")
+    limit = path.stat().st_size + len(one) // 2  # room for half a record
+    script = (
+        "import resource, sys; from pathlib import Path; from stages.s16_history import history;"
+        f"from stages.s16_history.checks.test_history import entry; resource.setrlimit("
+        f"resource.RLIMIT_FSIZE, ({limit}, {limit})); history.append(Path({str(path)!r}), entry())"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=STAGE.parents[1],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert "CourseInputError: --history" in done.stderr and "File too large" in done.stderr
+    assert path.read_text(encoding="utf-8") == one * 3  # not three records and a half
+    assert len(history.load(path)) == 3
+
+
+@pytest.mark.failure_mode
+def test_a_canary_threshold_below_zero_is_refused(cli):
+    refused = cli("stages.s16_history", "canary", "--threshold", "-1")
+    assert refused.returncode == 2
+    assert "--threshold: -1: a number of changes is 0 or more" in refused.stderr
