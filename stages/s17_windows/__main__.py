@@ -10,20 +10,21 @@ mirrored half.
 
 Exit status: 0 when every figure was evaluated and nothing moved; 1 on a shift, a steady
 rise, or a figure not evaluated; 2 for bad input. The demo exits 0 when it finds the biased
-judge's rise and nothing under the steady judge.
+judge's rise and nothing under the steady judge. A long run shows its progress on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
+from stages.s01_model.files import dumps
 from stages.s08_eval.findings import Finding
 from stages.s16_history import history
+from stages.s17_windows.progress import Progress
 from stages.s17_windows.windows import LAST, Window, demo_windows, drift, read_window, render
 
 
@@ -44,9 +45,11 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    drifts = {label: drift(windows, args.last) for label, windows in windows_of(args).items()}
-    if args.json:
-        print(json.dumps({label: d.to_json() for label, d in drifts.items()}, sort_keys=True))
+    progress = Progress()
+    named = windows_of(args, progress).items()
+    drifts = {label: drift(windows, args.last, progress) for label, windows in named}
+    if args.json:  # strict JSON: a NaN or an infinity left in a figure is refused, not written
+        print(dumps({label: d.to_json() for label, d in drifts.items()}, sort_keys=True))
     else:
         for label, d in drifts.items():
             print(f"{label}: " + "\n".join(render(d)))
@@ -58,7 +61,7 @@ def main() -> int:
     return 1 if any(m.state != Finding.NOT_FOUND for m in measures) else 0
 
 
-def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
+def windows_of(args: argparse.Namespace, progress: Progress) -> dict[str, list[Window]]:
     """The windows named: files, a history's runs, or (neither) the demo's weeks, before
     the biased judge and the steady one, its mirrored half."""
     if args.last < 1:
@@ -77,7 +80,8 @@ def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
             Window(f"run {i} ({r.when})", r.figures.scores, 0) for i, r in runs
         ]}  # fmt: skip
     if args.files:
-        return {"your windows": [read_window(path, args.score_col) for path in args.files]}
+        files = progress.each(args.files, "file", "read")
+        return {"your windows": [read_window(path, args.score_col) for path in files]}
     return {f"the {judge} judge": demo_windows(judge) for judge in ("biased", "steady")}
 
 

@@ -5,7 +5,8 @@ and the first against the last, by the population stability index (psi.py: how f
 with how often chance alone puts windows of these sizes that far apart): a drift too slow to
 show week by week still adds up. Every window is cut into the same bins, chosen once from all
 of them pooled (bins()), and needs MIN_WINDOW usable scores. PSI says how far apart, never
-why: a new agent, a new judge and new users look alike to it.
+why: a new agent, a new judge and new users look alike to it. A figure past the largest
+float (bins from -1e308 to 1e308, their mean) is not evaluated, never read as "stable".
 
 A mean that rose in every one of the last LAST windows is flagged: a metric that only climbs
 may be a judge that likes something (length, say), not a better agent. demo_windows() plays
@@ -14,11 +15,14 @@ that out: an agent drifting towards verbosity, before a length-loving judge.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
@@ -29,6 +33,7 @@ from stages.s09_calibration.report import number
 from stages.s09_calibration.stats import mean
 from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 from stages.s15_versions.versions import VERSIONS_CASES, score, thorough
+from stages.s17_windows.progress import Progress
 from stages.s17_windows.psi import ALPHA, MAJOR, by_chance, psi, reading
 
 MIN_WINDOW = 10  # usable scores a window needs before its distribution is compared
@@ -64,15 +69,22 @@ def thin(window: Window) -> str | None:
     return None if why is None else f"{window.label}: {why}"
 
 
+class Unbinnable(ValueError):
+    """Scores whose pooled range is wider than the largest float: no bins of equal width."""
+
+
 def bins(windows: Sequence[Window]) -> tuple[float, ...]:
     """The lower edges of the bins every window is cut into, chosen from all of them pooled.
     A judge's scores are mostly a few values (0 to 10): with at most DISTINCT_BINS distinct
     values each is its own bin; with more, EQUAL_BINS bins of equal width span the pooled
-    range. No scores at all give no bins."""
+    range, and a range past the largest float raises Unbinnable. No scores give no bins."""
     pooled = sorted({value for window in windows for value in window.scores})
     if len(pooled) <= DISTINCT_BINS:
         return tuple(pooled)
     low, width = pooled[0], (pooled[-1] - pooled[0]) / EQUAL_BINS
+    if not math.isfinite(width):  # 1e308 - (-1e308) is inf: each edge would be NaN or inf
+        span = f"from {low:g} to {pooled[-1]:g}"
+        raise Unbinnable(f"scores too large to bin: the span {span} overflows a float")
     return tuple(low + step * width for step in range(EQUAL_BINS))
 
 
@@ -86,11 +98,14 @@ class Shift(Measure):
     p_value: float | None  # how often relabelling the pooled scores gives a PSI this large
 
 
-def shift(before: Window, after: Window, edges: Sequence[float]) -> Shift:
+def shift(
+    before: Window, after: Window, edges: Sequence[float], unbinned: str | None = None
+) -> Shift:
     """Found when the two distributions are a major shift apart (PSI above MAJOR) and
-    chance alone rarely puts windows of these sizes that far apart (p below ALPHA)."""
+    chance alone rarely puts windows of these sizes that far apart (p below ALPHA); not
+    evaluated on a thin window, or when the scores could not be binned (`unbinned`, why)."""
     evidence = joint((before, after))
-    short = [why for why in (thin(before), thin(after)) if why is not None]
+    short = [why for why in (thin(before), thin(after), unbinned) if why is not None]
     value = None if short else psi(before.scores, after.scores, edges)
     p = None if short else by_chance(before.scores, after.scores, edges)
     if value is None or p is None:
@@ -107,12 +122,22 @@ def sizes(before: Window, after: Window) -> tuple[int, int]:
     return len(before.scores), len(after.scores)
 
 
+def overflows(window: Window) -> str | None:
+    """Why a window's mean cannot be taken (its sum, numpy's as the mean's, is not finite)."""
+    with np.errstate(over="ignore"):  # named in the reason instead of warned about
+        total = np.sum(window.scores)
+    if math.isfinite(total):
+        return None
+    top = max(window.scores, key=abs)
+    return f"{window.label}: scores too large to average: up to {top:g}, their sum overflows"
+
+
 @dataclass(frozen=True)
 class Rising(Measure):
     metric: str
     last: int  # steps looked at: the last `last` windows, each against the one before
     labels: tuple[str, ...]  # every window's
-    means: tuple[float | None, ...]  # every window's; None for a window with no score
+    means: tuple[float | None, ...]  # every window's; None with no score, or past a float
     rose: tuple[bool, ...]  # each of the last steps, strictly up or not; () if not evaluated
 
 
@@ -123,11 +148,12 @@ def rising(windows: Sequence[Window], last: int = LAST) -> Rising:
         raise ValueError(f"last must be 1 or more, got {last}")
     looked = windows[-(last + 1) :]
     enough = sum(thin(window) is None for window in looked)
-    means = tuple(mean(window.scores) for window in windows)
+    huge = [why for why in map(overflows, looked) if why is not None]
+    means = tuple(None if overflows(window) else mean(window.scores) for window in windows)
     recent = [value for value in means[-(last + 1) :] if value is not None]
-    rose = tuple(b > a for a, b in pairwise(recent)) if enough == last + 1 else ()
+    rose = tuple(b > a for a, b in pairwise(recent)) if enough == last + 1 and not huge else ()
     needs = f"needs {last + 1} windows of at least {MIN_WINDOW} usable scores, got {enough}"
-    outcome = decide(joint(looked), all(rose) if rose else None, needs)
+    outcome = decide(joint(looked), all(rose) if rose else None, "; ".join(huge) or needs)
     verdict = f"the mean score rose in {sum(rose)} of the last {last} windows"
     if outcome.state == Finding.FOUND:
         verdict = f"the mean score rose in every one of the last {last} windows: {ASK}"
@@ -148,11 +174,18 @@ class Drift:
         return {name: plain(value) for name, value in vars(self).items()}
 
 
-def drift(windows: Sequence[Window], last: int = LAST) -> Drift:
-    edges = bins(windows)
-    shifts = tuple(shift(a, b, edges) for a, b in pairwise(windows))
-    overall = shift(windows[0], windows[-1], edges) if len(windows) > 2 else None
-    return Drift(edges, shifts, overall, rising(windows, last))
+def drift(windows: Sequence[Window], last: int = LAST, progress: Progress | None = None) -> Drift:
+    """Every pair of windows tested, consecutive ones then the first and the last; scores
+    that cannot be binned leave every shift not evaluated, with why, and no bins."""
+    try:
+        edges, unbinned = bins(windows), None
+    except Unbinnable as why:
+        edges, unbinned = (), str(why)
+    pairs = [*pairwise(windows), *([(windows[0], windows[-1])] if len(windows) > 2 else [])]
+    each = pairs if progress is None else progress.each(pairs, "pair", "tested")
+    tested = [shift(a, b, edges, unbinned) for a, b in each]
+    overall = tested.pop() if len(windows) > 2 else None
+    return Drift(edges, tuple(tested), overall, rising(windows, last))
 
 
 def read_window(path: Path, column: str = "score") -> Window:

@@ -1,8 +1,11 @@
 """Scores over time: PSI is the symmetric KL divergence scipy computes and the figure a hand
-count gives; it is zero, symmetric and never negative; an agent drifting towards verbosity
-lifts a length-loving judge's mean every week and leaves the steady judge's scores as they
-were; thin windows, unreadable files and too few windows are not evaluated."""
+count gives; it is zero, symmetric and never negative; its p-value is the one every deal of
+the scores gives, drawn from the bin counts alone; an agent drifting towards verbosity lifts a
+length-loving judge's mean every week and leaves the steady judge's scores as they were; thin
+windows, unreadable files, too few windows and scores too large to compute with are not
+evaluated."""
 
+import itertools
 import json
 import math
 import re
@@ -12,9 +15,20 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import entropy, permutation_test
+from scipy.stats import entropy, hypergeom, permutation_test
 
-from stages.s17_windows.psi import ALPHA, MAJOR, MODERATE, by_chance, psi, reading, shares
+from stages.s17_windows import psi as psi_module
+from stages.s17_windows.psi import (
+    ALPHA,
+    DEALS,
+    MAJOR,
+    MODERATE,
+    by_chance,
+    dealt,
+    psi,
+    reading,
+    shares,
+)
 from stages.s17_windows.windows import (
     MIN_WINDOW,
     Window,
@@ -149,6 +163,86 @@ def test_the_permutation_p_value_agrees_with_scipys_permutation_test():
     assert by_chance(same, same, bins([window("a", same)])) == 1.0
 
 
+def far_apart(first, second):
+    """PSI of each row of two tables of bin counts, computed apart from the module."""
+    p, q = smoothed_rows(first), smoothed_rows(second)
+    return ((q - p) * np.log(q / p)).sum(axis=-1)
+
+
+def smoothed_rows(counts):
+    counts = np.asarray(counts, dtype=float) + 0.5
+    return counts / counts.sum(axis=-1, keepdims=True)
+
+
+def within_sampling_error(drawn, exact):
+    # DEALS draws of a share: sd sqrt(p (1 - p) / DEALS); four of them, and the one deal the
+    # p-value counts as the observed one, 1 / (1 + DEALS)
+    return abs(drawn - exact) <= 4 * math.sqrt(exact * (1 - exact) / DEALS) + 1 / (1 + DEALS)
+
+
+def exact_p_value(before, after):
+    """Every way of dealing the pooled scores (each one a labelled card) into windows of the
+    sizes observed, enumerated: the share of deals at least as far apart as the observed."""
+    pooled = before + after
+    values = sorted(set(pooled))
+    onehot = np.eye(len(values), dtype=int)[[values.index(v) for v in pooled]]
+    first = onehot[: len(before)].sum(axis=0)
+    observed = far_apart(first, onehot.sum(axis=0) - first)
+    deals = np.array(list(itertools.combinations(range(len(pooled)), len(before))))
+    drawn_first = onehot[deals].sum(axis=1)
+    apart = far_apart(drawn_first, onehot.sum(axis=0) - drawn_first)
+    return float(np.mean(apart >= observed - 1e-12))
+
+
+def test_the_drawn_p_value_is_the_one_every_deal_of_the_scores_gives():
+    # the module draws bin counts instead of dealing scores; the two agree to sampling error
+    cases = [
+        # 9 and 10 scores over 3 bins: C(19, 9) = 92,378 deals, about 2% as far apart
+        ([0, 0, 0, 0, 1, 1, 1, 2, 2], [1, 2, 2, 2, 2, 2, 2, 2, 1, 2]),
+        # a quiet window of 4 against 14: C(18, 4) = 3,060 deals
+        ([1, 1, 1, 2], [1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 2, 2, 3, 3]),
+    ]
+    for before, after in cases:
+        exact = exact_p_value(before, after)
+        assert 0.005 < exact < 0.1  # small: where a deal of another kind would differ most
+        edges = tuple(float(value) for value in sorted(set(before + after)))
+        assert within_sampling_error(by_chance(before, after, edges), exact), (before, after)
+
+
+def test_a_deal_is_drawn_from_the_bin_counts_and_never_given_the_scores(monkeypatch):
+    given = []
+
+    def recorded(first, second, *rest):
+        given.append((first, second))
+        return original(first, second, *rest)
+
+    original = psi_module.dealt
+    monkeypatch.setattr(psi_module, "dealt", recorded)
+    rng = np.random.default_rng(5)
+    before, after = rng.binomial(10, 0.6, 100_000), rng.binomial(10, 0.6, 50_000)
+    edges = bins([window("a", before), window("b", after)])  # the 11 values 0 to 10
+    by_chance(list(before), list(after), edges)
+    ((first, second),) = given
+    assert first.shape == second.shape == (11,)  # one count a bin, whatever the windows' size
+    assert list(first) == [list(before).count(v) for v in range(11)]
+    assert list(second) == [list(after).count(v) for v in range(11)]
+
+
+def test_windows_of_a_hundred_million_scores_are_dealt_from_their_counts():
+    # Two bins; X, the first window's count in bin 0, is hypergeometric: 10**8 cards drawn of
+    # 2 * 10**8, of which 100,012,000 are in bin 0. Its mean is 50,006,000 and its sd
+    # sqrt(10**8 * 1/4 * 1/2) = 3,536, so the observed 50,000,000 is 1.7 sd off (p about
+    # 0.09, two-sided). scipy's pmf, summed over every X within 12 sd whose deal is at least
+    # as far apart, is the exact p-value; dealing each score would need 1.6 GB to hold them.
+    first, second = np.array([50_000_000, 50_000_000]), np.array([50_012_000, 49_988_000])
+    xs = np.arange(50_006_000 - 42_432, 50_006_000 + 42_433)
+    deal = np.stack([xs, 10**8 - xs], axis=1)
+    apart = far_apart(deal, (first + second) - deal) >= far_apart(first, second) - 1e-12
+    exact = float(hypergeom.pmf(xs, 2 * 10**8, 100_012_000, 10**8)[apart].sum())
+    assert 0.07 < exact < 0.11
+    assert within_sampling_error(dealt(first, second), exact)
+
+
 def test_two_windows_give_one_shift_and_no_first_to_last_repeat_of_it():
     two = drift([window("a", range(10)), window("b", range(1, 11))], last=1)
     assert len(two.shifts) == 1 and two.overall is None
@@ -255,6 +349,60 @@ def test_a_jsonl_window_names_a_score_that_is_text_or_null(tmp_path):
     week = read_window(path)
     assert (len(week.scores), week.unread, len(week.problems)) == (10, 3, 3)
     assert [problem.split(":")[0] for problem in week.problems] == ["row 11", "row 12", "row 13"]
+
+
+def strict(text):
+    """JSON as the standard has it: NaN and Infinity, which Python writes and reads by
+    default, are refused."""
+    return json.loads(text, parse_constant=lambda name: pytest.fail(f"not JSON: {name}"))
+
+
+@pytest.mark.failure_mode
+def test_scores_too_large_to_bin_are_not_evaluated_never_stable(cli, tmp_path):
+    # 10**308 and its negative are finite decimals, and the reader takes them; the span
+    # between them is 2e308, past the largest float (about 1.8e308), so bins of equal width
+    # (25 distinct scores: more than 20) would have a width of inf and edges of NaN and inf
+    huge = "1" + "0" * 308
+    paths = []
+    for week, extra in enumerate([[huge, "-" + huge], [], []]):
+        path = tmp_path / f"week{week + 1}.csv"
+        ordinary = [f"{n % 22 + 3 * week}.5" for n in range(30)]
+        path.write_text("score\n" + "\n".join(ordinary + extra) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    result = cli("stages.s17_windows", *paths, "--json")
+    assert result.returncode == 1, result.stderr
+    (found,) = strict(result.stdout).values()
+    assert found["bins"] == []
+    why = "scores too large to bin: the span from -1e+308 to 1e+308 overflows a float"
+    for tested in [*found["shifts"], found["overall"]]:
+        assert (tested["state"], tested["reason"], tested["psi"]) == ("not_evaluated", why, None)
+    text = cli("stages.s17_windows", *paths)
+    assert text.returncode == 1 and f"week1.csv → week2.csv: NOT EVALUATED — {why}" in text.stdout
+    assert "stable" not in text.stdout and "(p " not in text.stdout  # no figure, no reading
+
+
+@pytest.mark.failure_mode
+def test_a_mean_past_the_largest_float_is_not_evaluated_and_not_shown(cli, tmp_path):
+    # ten scores of 1e308 add up to 1e309: past the largest float, so their mean overflows
+    # (numpy's sum, as its mean's); every window has 20 or fewer distinct scores, so the
+    # bins are the values themselves and the shifts are measured
+    weeks = [[1.0] * 10, [2.0] * 10, [3.0] * 10, [1e308] * 10]
+    paths = []
+    for n, scores in enumerate(weeks, start=1):
+        path = tmp_path / f"w{n}.jsonl"
+        path.write_text("".join(json.dumps({"score": v}) + "\n" for v in scores), "utf-8")
+        paths.append(str(path))
+    result = cli("stages.s17_windows", *paths, "--json")
+    assert result.returncode == 1 and result.stderr == ""  # no numpy warning either
+    (found,) = strict(result.stdout).values()
+    rise = found["rising"]
+    assert (rise["state"], rise["rose"], rise["means"]) == ("not_evaluated", [], [1, 2, 3, None])
+    assert rise["reason"] == (
+        "w4.jsonl: scores too large to average: up to 1e+308, their sum overflows "
+        "(40 usable of 40, 0 unscored)"
+    )
+    assert all(shift["state"] != "not_evaluated" for shift in found["shifts"])
+    assert "w4.jsonl n/a" in cli("stages.s17_windows", *paths).stdout
 
 
 def test_the_windows_demo_finds_the_biased_rise_and_not_the_mirrors(cli):
