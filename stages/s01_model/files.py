@@ -154,9 +154,12 @@ def write_through(path: Path, write: Callable[[BinaryIO], object]) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
-    except OSError as error:
+    except BaseException as error:  # Ctrl-C and SIGTERM too: no temporary is left behind
         temporary.unlink(missing_ok=True)
-        raise CourseInputError(f"{path}: cannot write ({error.strerror}); {kept(path)}") from None
+        if isinstance(error, OSError):
+            why = f"cannot write ({error.strerror}); {kept(path)}"
+            raise CourseInputError(f"{path}: {why}") from None
+        raise
 
 
 def append_line(path: Path, line: str) -> None:

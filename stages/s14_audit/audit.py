@@ -141,21 +141,21 @@ def written_on_success(out: Outputs) -> Iterator[tuple[TextIO, TextIO]]:
     On any error, KeyboardInterrupt included, they are removed: an audit that did not finish
     leaves no empty or partial file behind (an older complete one stays as it was).
     """
-    targets = (out.review, out.skipped)
-    temporary: list[tuple[TextIO, Path]] = []
+    names = [t.with_name(f".{t.name}.{os.getpid()}.tmp") for t in (out.review, out.skipped)]
+    handles: list[TextIO] = []  # named before any is made: a signal between two is cleaned up
     try:
-        for target in targets:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            name = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            temporary.append((name.open("w", encoding="utf-8"), name))
-        yield temporary[0][0], temporary[1][0]
-        for (handle, name), target in zip(temporary, targets, strict=True):
+        for name in names:
+            name.parent.mkdir(parents=True, exist_ok=True)
+            handles.append(name.open("w", encoding="utf-8"))
+        yield handles[0], handles[1]
+        for handle, name, target in zip(handles, names, (out.review, out.skipped), strict=True):
             handle.close()
             name.replace(target)
     except BaseException as error:
-        for handle, name in temporary:
+        for handle in handles:
             with suppress(OSError):  # what it could not flush goes with it
                 handle.close()
+        for name in names:
             name.unlink(missing_ok=True)
         if isinstance(error, OSError):  # a full disk, a folder that refuses the files
             why = f"cannot write the audit's files ({error.strerror}); older ones are as they were"

@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -32,7 +32,7 @@ from stages.s14_audit.cells import CSV_RULES, JSON_RULES, Rules, Unusable, shown
 from stages.s14_audit.encoding import ENCODING, open_text, undecodable
 
 DELIMITERS = ",;\t|"  # what a CSV file may be split at when sniffed; "," if it cannot be told
-SNIFF_CHARS = 64 * 1024  # how much of the start of a CSV file the delimiter is sniffed from
+SNIFF_CHARS, SNIFF_LINES = 64 * 1024, 1000  # at most this much of a CSV file is sniffed
 JSONL = (".jsonl", ".ndjson")  # any other suffix is read as CSV
 SHOWN_NAMES = 20  # how many column names an error lists
 SHOWN_BAD_ROWS = 10  # how many unusable rows a report lists (the audit's skipped file has all)
@@ -53,9 +53,8 @@ class Columns:
     length: str | None = None
     human: str | None = None
 
-    def named(self) -> list[str]:
-        given = (self.score, self.answer or self.length, self.human)
-        return [name for name in given if name is not None]  # '' too: no column is unnamed
+    def named(self) -> list[str]:  # '' too: no column goes unnamed
+        return [n for n in (self.score, self.answer or self.length, self.human) if n is not None]
 
 
 # ---- rows: (row number, line it starts on, record or None, problem) -----------------------
@@ -142,6 +141,7 @@ def sniff(handle: TextIO) -> tuple[str, Iterable[str]]:
     lines = chain(io.StringIO(sample + handle.readline(), newline=""), handle)
     if len(sample) == SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rindex("\n") + 1]
+    sample = "".join(islice(io.StringIO(sample, newline=""), SNIFF_LINES))  # it costs per line
     try:
         return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter, lines
     except csv.Error:  # one column, or no delimiter used consistently

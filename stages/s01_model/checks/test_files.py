@@ -161,6 +161,20 @@ def test_a_plot_written_through_a_full_disk_leaves_the_older_one_whole(tmp_path)
     assert plot.read_bytes() == b"the older plot" and os.listdir(tmp_path) == ["plot.png"]
 
 
+@pytest.mark.failure_mode
+def test_a_write_stopped_by_ctrl_c_leaves_the_older_file_and_no_temporary(tmp_path):
+    report = tmp_path / "report.json"
+    report.write_text("older")
+
+    def stopped(out):
+        out.write(b"half")
+        raise KeyboardInterrupt  # as Ctrl-C, or SIGTERM's Terminated, lands mid-write
+
+    with pytest.raises(KeyboardInterrupt):  # passed on as it came, for run_cli to report
+        write_through(report, stopped)
+    assert report.read_text() == "older" and os.listdir(tmp_path) == ["report.json"]
+
+
 def test_a_count_below_its_least_is_refused_with_what_it_means():
     count = whole(1, "each text must be scored at least once")
     assert count("3") == 3

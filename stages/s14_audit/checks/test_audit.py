@@ -738,3 +738,33 @@ def test_a_carriage_return_inside_a_jsonl_record_leaves_it_one_row(tmp_path):
     path.write_bytes(b'{"s": 7,\r "a": "abc"}\n{"s": 3, "a": "de"}\n')
     found = audit(path, Columns("s", answer="a"), 7, reports(path))
     assert (found.data_rows, found.rows, found.skipped) == (2, 2, 0)
+
+
+def test_the_lesson_says_how_much_of_a_file_the_delimiter_is_sniffed_from():
+    from stages.s14_audit import rows
+
+    lesson = " ".join((Path(rows.__file__).parent / "README.md").read_text().split())
+    assert (
+        f"from the first {rows.SNIFF_LINES:,} lines (at most {rows.SNIFF_CHARS // 1024} KiB)"
+    ) in lesson
+
+
+def test_the_delimiter_is_sniffed_from_the_first_lines_only(tmp_path, monkeypatch):
+    # what keeps a file of short lines fast: the sniffer counts 127 characters in each line it
+    # is given, so it is given the first 1,000, however many fit in 64 KiB
+    import csv
+
+    from stages.s14_audit import rows
+
+    given, real = [], csv.Sniffer.sniff
+
+    def sniff(self, sample, delimiters=None):
+        given.append(sample)
+        return real(self, sample, delimiters)
+
+    monkeypatch.setattr(csv.Sniffer, "sniff", sniff)
+    path = tmp_path / "short.csv"
+    path.write_text("score,n\n" + "7,3\n" * 20_000)  # 80 KB: 16,000 lines would fit in 64 KiB
+    found = audit(path, Columns("score", length="n"), 7, reports(path))
+    assert (found.data_rows, found.skipped) == (20_000, 0)
+    assert [sample.count("\n") for sample in given] == [rows.SNIFF_LINES] == [1000]
