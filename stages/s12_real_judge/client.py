@@ -178,7 +178,7 @@ class OpenAIJudge:
                 f"--judge openai:{self.model}: HTTP {status} from {self.endpoint}; "
                 "check OPENAI_API_KEY, OPENAI_BASE_URL and the model name"
             ) from None
-        message = f"HTTP {status} from {self.endpoint} after {self.settings.attempts} attempts"
+        message = f"HTTP {status} from {self.endpoint} after {self.tries()}"
         return (RateLimited if status == 429 else ConnectionError)(message)
 
     def _connection(self, error: BaseException) -> Exception:
@@ -186,9 +186,11 @@ class OpenAIJudge:
         cause = self.where.never_connected(error)
         if cause is not None:  # no server there: waiting will not bring one
             raise Unreachable(f"cannot connect to {self.endpoint}: {cause}") from None
-        return ConnectionError(
-            f"connection to {self.endpoint} lost, {self.settings.attempts} attempts"
-        )
+        return ConnectionError(f"connection to {self.endpoint} lost, {self.tries()}")
+
+    def tries(self) -> str:
+        attempts = self.settings.attempts
+        return f"{attempts} attempt{'s' * (attempts != 1)}"
 
     def _text(self, response: Any) -> str:
         """The reply's text; a reply of another shape is passed on as its raw JSON."""

@@ -84,6 +84,14 @@ def test_a_fault_that_persists_becomes_an_unavailable_judge(tmp_path, fault, err
         assert reading.value is None and reading.reason.startswith("judge unavailable")
 
 
+def test_a_fault_says_how_many_attempts_it_took_in_words_that_count(tmp_path):
+    for attempts, said in ((1, "after 1 attempt$"), (2, "after 2 attempts$")):
+        with ChatServer([Status(503)] * attempts) as server:
+            judge = judge_for(server, tmp_path, attempts=attempts, backoff_s=0.01)
+            with pytest.raises(ConnectionError, match=said):
+                judge.score("t", "a", "r")
+
+
 @pytest.mark.failure_mode
 def test_a_hang_past_the_timeout_is_timed_out_and_not_retried(tmp_path):
     with ChatServer([Hang(3.0)]) as server:
