@@ -100,32 +100,6 @@ def test_a_rotated_password_and_token_find_every_reply_in_the_journal(cli, monke
     assert paid == 32 and (instrument["requests"], instrument["from_cache"]) == (0, 32)
 
 
-# >>> stage 16
-@pytest.mark.failure_mode
-def test_a_history_holds_no_password_and_one_fingerprint_for_two(cli, monkeypatch, tmp_path):
-    from fakes.chat_server import answering_as
-    from fakes.judges import SteadyJudge
-
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    history, wire = tmp_path / "history.jsonl", judge_config(tmp_path)
-    calibrate = ["stages.s16_history", "calibrate", "--history", str(history), *wire]
-    with ChatServer(default=answering_as(SteadyJudge())) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(server.url))
-        runs = [cli(*calibrate)]
-        asked = len(server.requests)
-        monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(server.url, USER, *ROTATED))
-        runs.append(cli(*calibrate))
-        assert len(server.requests) == asked > 0  # rotated: every reply found in the journal
-    monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(f"http://127.0.0.1:{closed_port()}/v1"))
-    runs.append(cli(*calibrate))  # a dead endpoint: nothing measured, nothing recorded
-    assert [run.returncode for run in runs] == [0, 0, 1], runs[-1].stderr
-    records = [json.loads(line) for line in history.read_text().splitlines()]
-    assert [record["fingerprint"]["endpoint"] for record in records] == [server.url] * 2
-    assert records[0]["fingerprint"] == records[1]["fingerprint"]  # the same judge: not stale
-    assert shows_no_secret(everything(runs, tmp_path), USER, PASSWORD, TOKEN, *ROTATED)
-
-
-# <<<
 # Secrets as people choose them, any printable text, percent-encoded in the URL; the names in
 # a query are not secret, its values are.
 SECRET = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x24F), min_size=6, max_size=16)

@@ -10,9 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from fakes.chat_server import ChatServer, answering_as
 from fakes.judges import SteadyJudge, VersionedJudge
 from stages.s01_model.errors import CourseInputError
 from stages.s10_agreement.gate import Thresholds, load_gate
+from stages.s12_real_judge.checks.test_endpoint import (
+    PASSWORD,
+    ROTATED,
+    TOKEN,
+    USER,
+    closed_port,
+    everything,
+    judge_config,
+    shows_no_secret,
+    with_secrets,
+)
 from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 from stages.s16_history import history
 from stages.s16_history.records import FIGURES, Command, Entry, Figures, Fingerprint, FlipThreshold
@@ -413,3 +425,28 @@ def test_a_canary_threshold_below_zero_is_refused(cli):
     refused = cli("stages.s16_history", "canary", "--threshold", "-1")
     assert refused.returncode == 2
     assert "--threshold: -1: a number of changes is 0 or more" in refused.stderr
+
+
+# the endpoint's credentials (stage 12's check of them, test_endpoint.py) in the history a team
+# commits: never there, and a rotated password is the same judge, not a stale calibration
+
+
+@pytest.mark.failure_mode
+def test_a_history_holds_no_password_and_one_fingerprint_for_two(cli, monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    history, wire = tmp_path / "history.jsonl", judge_config(tmp_path)
+    calibrate = ["stages.s16_history", "calibrate", "--history", str(history), *wire]
+    with ChatServer(default=answering_as(SteadyJudge())) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(server.url))
+        runs = [cli(*calibrate)]
+        asked = len(server.requests)
+        monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(server.url, USER, *ROTATED))
+        runs.append(cli(*calibrate))
+        assert len(server.requests) == asked > 0  # rotated: every reply found in the journal
+    monkeypatch.setenv("OPENAI_BASE_URL", with_secrets(f"http://127.0.0.1:{closed_port()}/v1"))
+    runs.append(cli(*calibrate))  # a dead endpoint: nothing measured, nothing recorded
+    assert [run.returncode for run in runs] == [0, 0, 1], runs[-1].stderr
+    records = [json.loads(line) for line in history.read_text().splitlines()]
+    assert [record["fingerprint"]["endpoint"] for record in records] == [server.url] * 2
+    assert records[0]["fingerprint"] == records[1]["fingerprint"]  # the same judge: not stale
+    assert shows_no_secret(everything(runs, tmp_path), USER, PASSWORD, TOKEN, *ROTATED)
