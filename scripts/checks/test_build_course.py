@@ -138,6 +138,17 @@ def test_no_tag_of_this_course_names_a_later_stage():
         assert all(not path.startswith(COURSE.maintainers) for path in tree)
 
 
+def test_no_check_file_holds_a_later_stage_s_block():
+    # the README's student-path table counts a check at the stage its file belongs to: a check
+    # inside a later stage's block would be counted at tags that do not have it
+    marked = [
+        str(path.relative_to(ROOT))
+        for path in sorted(ROOT.glob("stages/*/checks/test_*.py"))
+        if re.search(r"^[ \t]*# >>> stage", path.read_text(), re.M)
+    ]
+    assert marked == [], "move each such check to the checks of the stage its block names"
+
+
 @needs_git
 @pytest.mark.failure_mode
 def test_a_file_no_stage_brings_is_refused():
