@@ -20,6 +20,7 @@ records, and how a line is read and refused, are in records.py.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -155,16 +156,20 @@ def with_threshold(new: Entry, records: list[Entry]) -> Entry:
 def append(path: Path, record: Entry) -> None:
     """Add one line to the history (record.to_json): whole, or not at all (files.append_line),
     and the lines before it never rewritten. A last line cut short, which load() named, is
-    cut off first, so that the new line starts on a line of its own."""
+    cut off first, so that the new line starts on a line of its own. Writers take turns (a
+    lock on the file): a line another run is still writing is never taken for a tear."""
     line = dumps(record.to_json(), sort_keys=True) + "\n"
     try:
-        text = read_text(path) if path.exists() else ""
-        cut = torn(text)
-        if cut is not None:
-            os.truncate(path, path.stat().st_size - len(text[cut:].encode("utf-8")))
-        elif text and not text.endswith("\n"):
-            line = "\n" + line  # a whole last line saved without its line end
-        append_line(path, line)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("ab") as turn:
+            fcntl.flock(turn, fcntl.LOCK_EX)  # until this writer closes it
+            text = read_text(path)
+            cut = torn(text)
+            if cut is not None:
+                os.truncate(path, path.stat().st_size - len(text[cut:].encode("utf-8")))
+            elif text and not text.endswith("\n"):
+                line = "\n" + line  # a whole last line saved without its line end
+            append_line(path, line)
     except OSError as error:
         raise CourseInputError(f"--history {path}: cannot write ({error.strerror})") from None
     except CourseInputError as error:

@@ -403,6 +403,27 @@ def test_a_last_line_cut_short_is_named_read_up_to_and_replaced_by_the_next_run(
 
 
 @pytest.mark.failure_mode
+def test_a_line_another_run_is_still_writing_is_waited_for_not_cut_as_a_tear(tmp_path):
+    import fcntl
+    import threading
+
+    path = tmp_path / "history.jsonl"
+    one = json.dumps(entry().to_json(), sort_keys=True) + "\n"
+    with path.open("ab") as other:  # another run, its lock taken, half-way through its line
+        fcntl.flock(other, fcntl.LOCK_EX)
+        other.write(one[:300].encode())
+        other.flush()
+        writer = threading.Thread(target=history.append, args=(path, entry()), daemon=True)
+        writer.start()
+        writer.join(0.5)
+        assert writer.is_alive(), "appended past another run's lock"
+        assert path.read_text(encoding="utf-8") == one[:300]  # its half line not cut as a tear
+        other.write(one[300:].encode())
+    writer.join(30)  # a safety net: the lock is free once the other run's file is closed
+    assert not writer.is_alive() and len(history.load(path)) == 2
+
+
+@pytest.mark.failure_mode
 def test_a_history_append_that_fails_half_way_leaves_the_file_as_it_was(tmp_path):
     path = tmp_path / "history.jsonl"
     one = json.dumps(entry().to_json(), sort_keys=True) + "\n"
