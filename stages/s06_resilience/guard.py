@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 from stages.s06_resilience.resilience import call_with_timeout
 
@@ -31,6 +31,8 @@ LIVE_AFTER_S = 2.0  # on a terminal: a live line once a run has taken this long
 # connection is not here (the service was there a moment ago); a caller that knows another
 # way of being gone adds it (a server whose host cannot be found, say).
 DEAD: tuple[type[BaseException], ...] = (TimeoutError, ConnectionRefusedError)
+
+T = TypeVar("T")
 
 
 class InstrumentDown(ConnectionError):
@@ -102,8 +104,18 @@ class Progress:
                 self.started = self.last = self.clock()
             return self.started
 
-    def tick(self, done: int, failed: int, total: int | None = None, note: str = "") -> None:
-        """Show how far the run has got, when a line is due; `note` says what it waits for."""
+    def each(self, items: Sequence[T]) -> Iterator[T]:
+        """The items one by one, with a line (when one is due) as each is done: for a run of
+        steps that do not fail one at a time, as files read or pairs of windows compared."""
+        self.begin()
+        for done, item in enumerate(items, start=1):
+            yield item
+            self.tick(done, None, len(items))
+        self.finish()
+
+    def tick(self, done: int, failed: int | None, total: int | None = None, note: str = "") -> None:
+        """Show how far the run has got, when a line is due; `note` says what it waits for,
+        `failed` how many failed (None: not counted, and not shown)."""
         started, now = self.begin(), self.clock()
         with self.lock:
             elapsed = now - started
@@ -114,8 +126,9 @@ class Progress:
             count = f"{done}/{total}" if total else f"{done} call{'s' * (done != 1)}"
             rate = done / elapsed  # a line is due only `after` seconds in: never a zero
             eta = f", ETA {(total - done) / rate:.0f} s" if total and rate else ""
-            line = f"{self.label}: {count} at {rate:.1f}/s{eta}, {failed} failed, {elapsed:.0f} s"
-            line += f"; {note}" if note else ""
+            line = f"{self.label}: {count} at {rate:.1f}/s{eta}"
+            line += f", {failed} failed" if failed is not None else ""
+            line += f", {elapsed:.0f} s" + (f"; {note}" if note else "")
             shown, end = (f"\r{line}", "") if self.live else (line, "\n")
             print(shown, end=end, file=self.stream, flush=True)  # flushed: a log shows it now
 

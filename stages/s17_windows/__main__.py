@@ -22,10 +22,12 @@ from pathlib import Path
 from stages.s01_model.cli import run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import dumps
+from stages.s06_resilience.guard import Progress
 from stages.s08_eval.findings import Finding
 from stages.s16_history import history
-from stages.s17_windows.progress import Progress
 from stages.s17_windows.windows import LAST, Window, demo_windows, drift, read_window, render
+
+FILES, PAIRS = "windows: files read", "windows: pairs tested"  # what progress lines count
 
 
 def main() -> int:
@@ -45,9 +47,8 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    progress = Progress()
-    named = windows_of(args, progress).items()
-    drifts = {label: drift(windows, args.last, progress) for label, windows in named}
+    named = windows_of(args).items()
+    drifts = {label: drift(windows, args.last, Progress(PAIRS)) for label, windows in named}
     if args.json:  # strict JSON: a NaN or an infinity left in a figure is refused, not written
         print(dumps({label: d.to_json() for label, d in drifts.items()}, sort_keys=True))
     else:
@@ -61,7 +62,7 @@ def main() -> int:
     return 1 if any(m.state != Finding.NOT_FOUND for m in measures) else 0
 
 
-def windows_of(args: argparse.Namespace, progress: Progress) -> dict[str, list[Window]]:
+def windows_of(args: argparse.Namespace) -> dict[str, list[Window]]:
     """The windows named: files, a history's runs, or (neither) the demo's weeks, before
     the biased judge and the steady one, its mirrored half."""
     if args.last < 1:
@@ -80,7 +81,7 @@ def windows_of(args: argparse.Namespace, progress: Progress) -> dict[str, list[W
             Window(f"run {i} ({r.when})", r.figures.scores, 0) for i, r in runs
         ]}  # fmt: skip
     if args.files:
-        files = progress.each(args.files, "file", "read")
+        files = Progress(FILES).each(args.files)
         return {"your windows": [read_window(path, args.score_col) for path in files]}
     return {f"the {judge} judge": demo_windows(judge) for judge in ("biased", "steady")}
 

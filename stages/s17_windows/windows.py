@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from stages.s06_resilience.guard import Progress
 from stages.s08_eval.cases import load_cases, run_case
 from stages.s08_eval.findings import Evidence, Finding, Outcome, decide
 from stages.s08_eval.report import Report, evaluation
@@ -33,7 +34,6 @@ from stages.s09_calibration.report import number
 from stages.s09_calibration.stats import mean
 from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 from stages.s15_versions.versions import VERSIONS_CASES, score, thorough
-from stages.s17_windows.progress import Progress
 from stages.s17_windows.psi import ALPHA, MAJOR, by_chance, psi, reading
 
 MIN_WINDOW = 10  # usable scores a window needs before its distribution is compared
@@ -182,7 +182,7 @@ def drift(windows: Sequence[Window], last: int = LAST, progress: Progress | None
     except Unbinnable as why:
         edges, unbinned = (), str(why)
     pairs = [*pairwise(windows), *([(windows[0], windows[-1])] if len(windows) > 2 else [])]
-    each = pairs if progress is None else progress.each(pairs, "pair", "tested")
+    each = pairs if progress is None else progress.each(pairs)
     tested = [shift(a, b, edges, unbinned) for a, b in each]
     overall = tested.pop() if len(windows) > 2 else None
     return Drift(edges, tuple(tested), overall, rising(windows, last))

@@ -211,6 +211,23 @@ def test_progress_without_a_terminal_is_a_line_every_few_seconds_and_nothing_for
     assert lines[0] == "judge x: 50/400 at 10.0/s, ETA 35 s, 1 failed, 5 s"
 
 
+def test_progress_over_a_list_of_steps_counts_them_and_no_failures():
+    stream, clock = io.StringIO(), Clock()
+    progress = Progress("windows: files read", live=False, stream=stream, clock=clock)
+
+    def read():  # each step takes 2 s on the clock
+        for name in progress.each(["a", "b", "c", "d", "e", "f"]):
+            clock.now += 2.0
+            yield name
+
+    assert list(read()) == list("abcdef")  # every item, in order
+    # a line once 5 s have passed, then at most every 5 s: after the 3rd (6 s), 6th (12 s)
+    assert stream.getvalue().splitlines() == [
+        "windows: files read: 3/6 at 0.5/s, ETA 6 s, 6 s",
+        "windows: files read: 6/6 at 0.5/s, ETA 0 s, 12 s",
+    ]
+
+
 @pytest.mark.failure_mode
 def test_a_call_that_takes_long_is_reported_while_it_is_waited_for():
     waited: list[float] = []

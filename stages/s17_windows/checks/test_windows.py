@@ -455,3 +455,36 @@ def test_the_lessons_numbers_are_the_demos(demo):
         "biased judge, p-value week 1 to week 4": f"{biased.overall.p_value:.3f}",
         "steady judge, PSI week 1 to week 4": f"{steady.overall.psi:.3f}",
     }
+
+
+def test_the_command_on_a_quick_run_prints_its_json_and_nothing_on_stderr(cli, tmp_path):
+    paths = []
+    for week in range(3):
+        path = tmp_path / f"week{week}.csv"
+        path.write_text("score\n" + "".join(f"{n % 7 + week}\n" for n in range(40)), "utf-8")
+        paths.append(str(path))
+    result = cli("stages.s17_windows", *paths, "--json")
+    assert result.returncode == 1 and result.stderr == ""  # three windows: no rise measured
+    assert list(json.loads(result.stdout)) == ["your windows"]
+
+
+def test_a_long_run_shows_on_stderr_how_many_pairs_it_has_tested():
+    import io
+
+    from stages.s06_resilience.guard import Progress
+    from stages.s17_windows.__main__ import PAIRS
+
+    class Clock:  # 3 s a reading: every pair tested looks slow
+        now = 0.0
+
+        def __call__(self):
+            self.now += 3.0
+            return self.now
+
+    stream = io.StringIO()
+    weeks = [window(f"w{k}", [k % 3] * 10 + [1] * 10) for k in range(4)]
+    found = drift(weeks, progress=Progress(PAIRS, live=False, stream=stream, clock=Clock()))
+    assert len(found.shifts) == 3 and found.overall is not None  # 3 neighbours, first to last
+    lines = stream.getvalue().splitlines()
+    shown = [line.removeprefix(f"{PAIRS}: ").split()[0] for line in lines]
+    assert lines[0].startswith(f"{PAIRS}: ") and shown[-1] == "4/4"  # the last pair, of 4
