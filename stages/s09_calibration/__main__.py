@@ -27,15 +27,15 @@ from stages.s09_calibration.report import Report, Side, render, to_json
 from stages.s09_calibration.twins import load_twins
 
 REPORT_FILE = ROOT / "reports" / "s09_calibration.json"
+PROG = "python -m stages.s09_calibration"
 
 
-def main() -> int:
-    found = argparse.ArgumentParser(
-        prog="python -m stages.s09_calibration", description="Calibrate a judge: noise or bias?"
-    )
+def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
+    """The command; `name` is what its report goes by (the front door calls it calibrate)."""
+    found = argparse.ArgumentParser(prog=prog, description="Calibrate a judge: noise or bias?")
     commands = found.add_subparsers(dest="command", required=True)
-    report = add_report(commands, "report", SPECS, REPORT_FILE)
-    args = parse(found, {"report": report}, sys.argv[1:])
+    report = add_report(commands, name, SPECS, REPORT_FILE)
+    args = parse(found, {name: report}, sys.argv[1:] if argv is None else argv)
     chosen = resolve(args.judge)
     out, plots = writable(args.out, "--out"), folder(args.plots, "--plots")
     measured = measure_report(chosen, resolve("steady"), args.repeats)

@@ -34,14 +34,16 @@ from stages.s10_agreement.report import render
 from stages.s10_agreement.structured import Reply
 
 REPORT_FILE = ROOT / "reports" / "s10_agreement.json"
+PROG = "python -m stages.s10_agreement"
 
 
-def main() -> int:
-    found = argparse.ArgumentParser(
-        prog="python -m stages.s10_agreement", description="Calibrate a judge against people."
+def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
+    """The command; `name` is what its report goes by (the front door calls it calibrate)."""
+    found = argparse.ArgumentParser(prog=prog, description="Calibrate a judge against people.")
+    commands = add_commands(
+        found.add_subparsers(dest="command", required=True), SPECS, REPORT_FILE, name
     )
-    commands = add_commands(found.add_subparsers(dest="command", required=True), SPECS, REPORT_FILE)
-    args = parse(found, commands, sys.argv[1:])
+    args = parse(found, commands, sys.argv[1:] if argv is None else argv)
     chosen, reply = resolve(args.judge), Reply(args.reply)
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made

@@ -33,17 +33,17 @@ from stages.s11_correction.report import lesson_json, lesson_lines, render
 from stages.s11_correction.simulation import lesson
 
 REPORT_FILE = ROOT / "reports" / "s11_correction.json"
+PROG = "python -m stages.s11_correction"
 
 
-def main() -> int:
-    found = argparse.ArgumentParser(
-        prog="python -m stages.s11_correction", description="The corrected pass rate."
-    )
+def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
+    """The command; `name` is what its report goes by (the front door calls it calibrate)."""
+    found = argparse.ArgumentParser(prog=prog, description="The corrected pass rate.")
     sub = found.add_subparsers(dest="command", required=True)
-    commands = add_commands(sub, SPECS, REPORT_FILE, gate=False)
+    commands = add_commands(sub, SPECS, REPORT_FILE, name, gate=False)
     correct = sub.add_parser("correct", help="the simulated world: four estimates, one truth")
     correct.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parse(found, {**commands, "correct": correct}, sys.argv[1:])
+    args = parse(found, {**commands, "correct": correct}, sys.argv[1:] if argv is None else argv)
     if args.command == "correct":
         return simulated(args.json)
     chosen, reply = resolve(args.judge), Reply(args.reply)

@@ -32,15 +32,15 @@ def demo() -> int:
         return run_eval(["--judge", "openai:biased-on-loopback", *options], PROG)
 
 
-def main() -> int:
-    argv = sys.argv[1:]
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     if not argv:
         return demo()
     if argv[0] not in COMMANDS:
-        top = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+        top = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
         top.add_argument("command", choices=COMMANDS, help="eval, calibrate or gate")
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
-    return run_eval(argv[1:], PROG) if argv[0] == "eval" else run_calibration(argv, PROG)
+    return run_eval(argv[1:], prog) if argv[0] == "eval" else run_calibration(argv, prog)
 
 
 if __name__ == "__main__":

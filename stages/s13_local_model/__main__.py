@@ -32,9 +32,9 @@ PROG = "python -m stages.s13_local_model"
 COMMANDS = ("eval", "calibrate", "gate", "pad")
 
 
-def run_pad(argv: list[str]) -> int:
+def run_pad(argv: list[str], prog: str = PROG) -> int:
     """Padded twins from the judge's model, each held to stage 9's check; ten for review."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} pad", description=run_pad.__doc__)
+    parser = argparse.ArgumentParser(prog=f"{prog} pad", description=run_pad.__doc__)
     parser.add_argument("--judge", default="local", help="local (default), replay, openai:MODEL")
     parser.add_argument("--out", type=Path, default=REVIEW_FILE, help="the twins to review")
     add_options(parser)
@@ -56,18 +56,18 @@ def run_pad(argv: list[str]) -> int:
     return 0 if down is None else 1
 
 
-def main() -> int:
-    argv = sys.argv[1:] or ["calibrate", "--judge", "replay"]
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    argv = (sys.argv[1:] if argv is None else argv) or ["calibrate", "--judge", "replay"]
     if argv[0] not in COMMANDS:
-        top = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+        top = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
         top.add_argument("command", choices=COMMANDS, help="eval, calibrate, gate or pad")
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
     if argv[0] == "pad":
-        return run_pad(argv[1:])
+        return run_pad(argv[1:], prog)
     with ExitStack() as stack:  # the local model's server, stopped however the command ends
         if argv[0] == "eval":
-            return run_eval(argv[1:], PROG, wire(stack))
-        return run_calibration(argv, PROG, wire(stack))
+            return run_eval(argv[1:], prog, wire(stack))
+        return run_calibration(argv, prog, wire(stack))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,9 @@
                                [--encoding E] [--delimiter D] [--out-dir DIR]
 
 Without a file, the demo: fixtures/team_scores.csv, a judge's scores of shop-support answers
-with the labels people gave them, two of its rows unreadable on purpose. The disagreements
-with the people go to a review queue (JSONL), and every row that could not be measured, with
-its problem, to a skipped file, both in reports/.
+with the labels people gave them, two of its rows unreadable on purpose. In reports/: the
+disagreements with people (a review queue, JSONL), every row that could not be measured with
+its problem (a skipped file), and the report's JSON.
 
 Exit status: 0 when every measure was evaluated; 1 when one was not (too little usable data,
 no usable row); 2 for bad input (a file that cannot be read, a column it does not have, a
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
 from stages.s01_model.errors import CourseInputError
-from stages.s01_model.files import dumps, writable
+from stages.s01_model.files import dumps, writable, write_text
 from stages.s08_eval.levels import PASS_MARK
 from stages.s14_audit.audit import audit as audit_file
 from stages.s14_audit.audit import outputs_for
@@ -34,9 +34,9 @@ DEMO_FILE = FIXTURES / "team_scores.csv"
 DEMO = [short(DEMO_FILE), "--answer-col", "answer", "--human-col", "label"]
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(prog: str = "python -m stages.s14_audit") -> argparse.ArgumentParser:
     audit = argparse.ArgumentParser(
-        prog="python -m stages.s14_audit",
+        prog=prog,
         description="The length confound, kappa and pass rate of scores you already have.",
     )
     audit.add_argument("file", type=Path, help="a CSV (with a header row) or JSONL file")
@@ -54,11 +54,12 @@ def parser() -> argparse.ArgumentParser:
     return audit
 
 
-def main() -> int:
-    """Audit a file of existing scores; the review queue and the skipped rows go to --out-dir.
+def main(argv: list[str] | None = None, prog: str = "python -m stages.s14_audit") -> int:
+    """Audit a file of existing scores; its three files go to --out-dir.
     Exit 0 when every measure was evaluated, 1 when one was not (or no row was usable); a
     file that cannot be read is CourseInputError (exit 2) and writes nothing."""
-    args = parser().parse_args(sys.argv[1:] or DEMO)  # no file: the demo
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser(prog).parse_args(argv or DEMO)  # no file: the demo
     if not (args.answer_col or args.length_col):
         raise CourseInputError(
             "audit: name the answer column (--answer-col) or its length (--length-col)"
@@ -69,11 +70,10 @@ def main() -> int:
     found = audit_file(args.file, columns, args.gate, args.out_dir, args.encoding, args.delimiter)
     result = summary(found, columns)
     review, skipped = short(found.out.review), short(found.out.skipped)
-    if args.json:
-        files = {"review_queue": review, "skipped_file": skipped}
-        print(dumps({**result.to_json(), **files}, sort_keys=True))
-    else:
-        print(render(args.file.name, result, args.gate, review, skipped))
+    files = {"review_queue": review, "skipped_file": skipped}
+    shown = dumps({**result.to_json(), **files}, sort_keys=True)
+    write_text(found.out.report, shown + "\n")
+    print(shown if args.json else render(args.file.name, result, args.gate, review, skipped))
     if result.rows == 0:
         print("error: no usable row: nothing was audited", file=sys.stderr)
         return 1

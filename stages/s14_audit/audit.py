@@ -32,14 +32,17 @@ from stages.s14_audit.rows import Columns, name_row, read_each, rows_of
 
 
 class Outputs(NamedTuple):
-    """Where an audit writes: the disagreements for a person, and every row it skipped."""
+    """Where an audit writes: the disagreements for a person, every row it skipped, and the
+    report (its JSON, as --json prints it)."""
 
     review: Path
     skipped: Path
+    report: Path
 
 
 def outputs_for(path: Path, folder: Path) -> Outputs:
-    return Outputs(*(folder / f"audit-{path.stem}.{kind}.jsonl" for kind in ("review", "skipped")))
+    kinds = ("review.jsonl", "skipped.jsonl", "json")
+    return Outputs(*(folder / f"audit-{path.stem}.{kind}" for kind in kinds))
 
 
 @dataclass

@@ -36,9 +36,9 @@ from stages.s15_versions.versions import demo_runs
 from stages.s15_versions.versions import render as render_versions
 
 
-def main() -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m stages.s15_versions") -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m stages.s15_versions",
+        prog=prog,
         description="Two versions of the agent, and the corrected number of a run.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
@@ -51,7 +51,9 @@ def main() -> int:
     compare.add_argument("--json", action="store_true", help="print one JSON object")
     add_correct(commands)
     # A mistyped option is reported by the command it was given to, with that command's usage.
-    args, unknown = parser.parse_known_args(sys.argv[1:] or ["compare"])  # none: the demo
+    args, unknown = parser.parse_known_args(
+        (sys.argv[1:] if argv is None else argv) or ["compare"]
+    )  # none: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     return run_compare(args) if args.command == "compare" else run_correct(args)

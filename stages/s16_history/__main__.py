@@ -57,16 +57,18 @@ NEEDED = ("kappa_ci", "verbosity_ci", "flips")  # a calibration without these is
 CHANGES = whole(0, "a number of changes is 0 or more")  # what --threshold takes
 
 
-def main() -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m stages.s16_history") -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m stages.s16_history",
+        prog=prog,
         description="A judge's calibrations over time, and its canaries.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     add_commands(commands)
     add_canary(commands)
     # A mistyped option is reported by the command it was given to, with that command's usage.
-    args, unknown = parser.parse_known_args(sys.argv[1:] or ["canary"])  # none: the demo
+    args, unknown = parser.parse_known_args(
+        (sys.argv[1:] if argv is None else argv) or ["canary"]
+    )  # none: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     run = {"calibrate": run_calibrate, "gate": run_gate, "history": run_history}

@@ -30,11 +30,11 @@ from stages.s17_windows.windows import LAST, Window, demo_windows, drift, read_w
 FILES, PAIRS = "windows: files read", "windows: pairs tested"  # what progress lines count
 
 
-def main() -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m stages.s17_windows") -> int:
     """How the scores moved from window to window; exit 1 on a shift, a steady rise, or a
     figure not evaluated. The demo exits 0 when it finds the biased judge's rise only."""
     parser = argparse.ArgumentParser(
-        prog="python -m stages.s17_windows",
+        prog=prog,
         description="Scores over time: shifts, and a steady rise.",
     )
     parser.add_argument(
@@ -46,7 +46,7 @@ def main() -> int:
         "--last", type=int, default=LAST, help=f"steps a rise must span (default {LAST})"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     named = windows_of(args).items()
     drifts = {label: drift(windows, args.last, Progress(PAIRS)) for label, windows in named}
     if args.json:  # strict JSON: a NaN or an infinity left in a figure is refused, not written

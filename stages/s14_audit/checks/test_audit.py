@@ -52,10 +52,12 @@ def reports(path):
 
 
 def outputs(path):
-    """The command's two files for `path`."""
+    """The command's three files for `path`."""
     folder = reports(path)
     return Outputs(
-        folder / f"audit-{path.stem}.review.jsonl", folder / f"audit-{path.stem}.skipped.jsonl"
+        folder / f"audit-{path.stem}.review.jsonl",
+        folder / f"audit-{path.stem}.skipped.jsonl",
+        folder / f"audit-{path.stem}.json",
     )
 
 
@@ -454,7 +456,7 @@ def test_every_skipped_row_is_in_the_skipped_file_and_the_report_lists_ten(cli, 
 
 @pytest.mark.failure_mode
 def test_an_error_or_an_interrupt_leaves_no_output_file(tmp_path):
-    out = Outputs(tmp_path / "r.jsonl", tmp_path / "s.jsonl")
+    out = Outputs(tmp_path / "r.jsonl", tmp_path / "s.jsonl", tmp_path / "r.json")
     with pytest.raises(KeyboardInterrupt), written_on_success(out) as (review, _):
         review.write("half a line")
         raise KeyboardInterrupt

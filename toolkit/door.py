@@ -1,0 +1,196 @@
+"""`honest-evals VERB`: the toolkit's commands in one place, each a call into the stage that
+teaches it, with that command's output and JSON keys.
+
+    honest-evals                 every verb with a line each (also --help)
+    honest-evals VERB [ARGS]     the verb, as the latest stage of this checkout has it
+    honest-evals VERB --help     its options, an example, its exit codes, where its JSON is
+
+The exit status follows one table for every verb (verbs.EXIT_CODES). Stage commands that
+report a finding and still exit 0 (they teach with a demo that finds one) are read back here:
+the door exits 1 when the report it wrote has one of the verb's findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from stages.s01_model.cli import run_cli
+from stages.s01_model.errors import CourseInputError
+from toolkit.verbs import BY_NAME, EXIT_CODES, LOCAL_RUNS, ROOT, VERBS, Route, Verb
+
+PROG = "honest-evals"
+HELP = ("-h", "--help")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The door, as the console script and `python -m toolkit` run it."""
+    return run_cli(partial(door, sys.argv[1:] if argv is None else argv))
+
+
+def door(argv: list[str]) -> int:
+    if not argv or argv[0] in HELP:
+        print(listing())
+        return 0 if argv else 2  # no verb is a usage error, answered with the list
+    verb = BY_NAME.get(argv[0])
+    if verb is None:
+        raise CourseInputError(f"{PROG} {argv[0]}: no such verb; `{PROG} --help` lists them")
+    args = argv[1:]
+    if verb.name == "local-judge":
+        return local_judge(verb, args)
+    route = choose(verb, args)
+    if any(arg in HELP for arg in args):
+        return helped(verb, route, args)
+    status = call(verb, route, args)
+    return status if status or not (verb.found and route.out) else findings(verb, route, args)
+
+
+def stages_here() -> int:
+    """The last stage this checkout has."""
+    found = (ROOT / "stages").glob("s[0-9][0-9]_*/__main__.py")
+    return max(int(path.parent.name[1:3]) for path in found)
+
+
+def brought(verb: Verb, route: Route, option: str = "") -> str:
+    given = f" {option}" if option else ""
+    return (
+        f"{PROG} {verb.name}{given}: stage {route.stage} brings it; this checkout has stages 1 "
+        f"to {stages_here()}"
+    )
+
+
+def given(option: str, args: list[str]) -> bool:
+    return any(arg == option or arg.startswith(f"{option}=") for arg in args)
+
+
+def choose(verb: Verb, args: list[str]) -> Route:
+    """The route that serves the verb here: one whose option is given, else the latest
+    present route that needs none. A verb or option this checkout lacks is bad input."""
+    for route in verb.routes:
+        if route.option and given(route.option, args):
+            if not route.present:
+                raise CourseInputError(brought(verb, route, route.option))
+            return route
+    plain = [route for route in verb.routes if not route.option]
+    present = [route for route in plain if route.present]
+    if not present:
+        raise CourseInputError(brought(verb, plain[0]))
+    return present[-1]
+
+
+def call(verb: Verb, route: Route, args: list[str]) -> int:
+    """The stage command, given the verb's arguments, shown under the door's name."""
+    command: Any = importlib.import_module(f"{route.module}.__main__")
+    prog = PROG if route.command else f"{PROG} {verb.name}"
+    named = {"name": route.report} if route.report else {}
+    status: int = command.main([*route.command, *args], prog, **named)
+    return status
+
+
+def helped(verb: Verb, route: Route, args: list[str]) -> int:
+    """The stage command's own help, then what the door adds to it."""
+    try:
+        call(verb, route, [arg for arg in args if arg not in HELP] + ["--help"])
+    except SystemExit as done:  # argparse printed the help
+        if done.code not in (0, None):
+            return int(done.code) if isinstance(done.code, int) else 2
+    print("\n" + "\n".join(epilog(verb, route)))
+    return 0
+
+
+def epilog(verb: Verb, route: Route) -> list[str]:
+    """An example, the exit codes, where the JSON keys are, and which stage serves the verb."""
+    lines = ["example:", f"  {verb.example}", "", "exit status:"]
+    for code, meaning in EXIT_CODES:
+        lines.append(f"  {code:>3}  {verb.one if code == 1 else meaning}")
+    readmes = [f"stages/{r.module.split('.')[1]}/README.md" for r in verb.routes if r.present]
+    lines += ["", f"--json keys: {', '.join(dict.fromkeys(readmes))}", ""]
+    lines.append(f"served here by `{route.shown}` (stage {route.stage})")
+    for other in verb.routes:
+        if other.option and other is not route:
+            where = f"`{other.shown}`" if other.present else f"stage {other.stage}, not here"
+            lines.append(f"with {other.option}: {where}; `{PROG} {verb.name} {other.option} "
+                         "FILE --help` shows its options")  # fmt: skip
+    return lines
+
+
+def listing() -> str:
+    """Every verb with its line; a verb this checkout lacks names the stage that brings it."""
+    here = stages_here()
+    lines = [f"usage: {PROG} VERB [ARGS]   ({PROG} VERB --help: its options and exit codes)", ""]
+    for verb in VERBS:
+        line = verb.line if verb.stage <= here else f"(stage {verb.stage} brings it)"
+        lines.append(f"  {verb.name:<12} {line}")
+    lines += ["", "--judge SPEC, for every verb that asks a judge: biased, steady, module:attr"]
+    lines.append("(any object with the judge methods), openai:MODEL, local, replay, as the")
+    lines.append("stages of this checkout have them.")
+    lines += ["", "exit status, every verb:"]
+    lines += [f"  {code:>3}  {meaning}" for code, meaning in EXIT_CODES]
+    return "\n".join(lines)
+
+
+def report_file(route: Route, args: list[str]) -> Path:
+    """Where the stage wrote its JSON report: --out, or the stage's own default."""
+    if route.out == "--out-dir":  # the audit: read as the audit reads its arguments
+        command: Any = importlib.import_module(f"{route.module}.__main__")
+        parsed = command.parser().parse_args(args or command.DEMO)
+        return Path(command.outputs_for(parsed.file, parsed.out_dir).report)
+    finder = argparse.ArgumentParser(add_help=False)
+    finder.add_argument("--out", type=Path)
+    out: Path | None = finder.parse_known_args(args)[0].out
+    return out if out is not None else ROOT / route.out
+
+
+def findings(verb: Verb, route: Route, args: list[str]) -> int:
+    """1, naming them on stderr, when the report the stage wrote has one of the verb's
+    findings; else 0. A measure the report does not have was not asked for (an audit without
+    people's labels has no calibration); the checks hold the names to the reports."""
+    report = json.loads(report_file(route, args).read_text(encoding="utf-8"))
+    found = [key for key in verb.found if state(report, key.split(".")) == "found"]
+    if found:
+        print(f"{PROG} {verb.name}: found: {', '.join(found)} (exit 1)", file=sys.stderr)
+    return 1 if found else 0
+
+
+def state(report: Any, path: list[str]) -> Any:
+    """The state of the measure at `path` in a report; None when it has none."""
+    for part in path:
+        report = report.get(part) if isinstance(report, dict) else None
+    return report.get("state") if isinstance(report, dict) else None
+
+
+def local_judge(verb: Verb, args: list[str]) -> int:
+    """The bundled model's runs, each serving the model for as long as it runs. A run that
+    cannot start (exit 2) or is interrupted stops the rest; one that fails is counted."""
+    route = choose(verb, [])
+    if any(arg in HELP for arg in args):
+        print(
+            f"usage: {PROG} local-judge\n\n{LOCAL_RUNS_TEXT}\n\n" + "\n".join(epilog(verb, route))
+        )
+        return 0
+    if args:
+        raise CourseInputError(f"{PROG} local-judge: takes no arguments, not {' '.join(args)}")
+    os.chdir(ROOT)  # the runs name their files from the course's folder
+    failed = False
+    for run, counts in LOCAL_RUNS:
+        print(f"== {PROG} {' '.join(run)}", file=sys.stderr)
+        status = run_cli(partial(call, verb, route, list(run)))
+        if status not in (0, 1):
+            return status
+        failed |= counts and status == 1
+    return 1 if failed else 0
+
+
+LOCAL_RUNS_TEXT = (
+    "Runs, each with the model served on 127.0.0.1 for as long as it runs:\n"
+    + "\n".join(
+        f"  {PROG} {' '.join(run)}" + ("" if counts else "   (expected to fail)")
+        for run, counts in LOCAL_RUNS
+    )
+)
