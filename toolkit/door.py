@@ -17,13 +17,24 @@ import importlib
 import json
 import os
 import sys
+import textwrap
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from stages.s01_model.cli import run_cli
 from stages.s01_model.errors import CourseInputError
-from toolkit.verbs import BY_NAME, EXIT_CODES, LOCAL_RUNS, ROOT, VERBS, Route, Verb
+from toolkit.verbs import (
+    BROUGHT,
+    BY_NAME,
+    EXIT_CODES,
+    LATER_OPTIONS,
+    LOCAL_RUNS,
+    ROOT,
+    SPECS,
+    Route,
+    Verb,
+)
 
 PROG = "honest-evals"
 HELP = ("-h", "--help")
@@ -38,9 +49,11 @@ def door(argv: list[str]) -> int:
     if not argv or argv[0] in HELP:
         print(listing())
         return 0 if argv else 2  # no verb is a usage error, answered with the list
+    if argv[0] not in BROUGHT:
+        raise CourseInputError(f"{PROG} {argv[0]}: no such verb; `{PROG} --help` lists them")
     verb = BY_NAME.get(argv[0])
     if verb is None:
-        raise CourseInputError(f"{PROG} {argv[0]}: no such verb; `{PROG} --help` lists them")
+        raise CourseInputError(brought(argv[0], BROUGHT[argv[0]]))
     args = argv[1:]
     if verb.name == "local-judge":
         return local_judge(verb, args)
@@ -57,11 +70,11 @@ def stages_here() -> int:
     return max(int(path.parent.name[1:3]) for path in found)
 
 
-def brought(verb: Verb, route: Route, option: str = "") -> str:
+def brought(verb: str, stage: int, option: str = "") -> str:
     given = f" {option}" if option else ""
     return (
-        f"{PROG} {verb.name}{given}: stage {route.stage} brings it; this checkout has stages 1 "
-        f"to {stages_here()}"
+        f"{PROG} {verb}{given}: stage {stage} brings it; this checkout has stages 1 to "
+        f"{stages_here()}"
     )
 
 
@@ -70,18 +83,15 @@ def given(option: str, args: list[str]) -> bool:
 
 
 def choose(verb: Verb, args: list[str]) -> Route:
-    """The route that serves the verb here: one whose option is given, else the latest
-    present route that needs none. A verb or option this checkout lacks is bad input."""
-    for route in verb.routes:
-        if route.option and given(route.option, args):
-            if not route.present:
-                raise CourseInputError(brought(verb, route, route.option))
+    """The route that serves the verb here: the latest whose option is given, else the latest
+    that needs none. An option a later stage brings is bad input, named with that stage."""
+    for route in reversed(verb.routes):
+        if any(given(option, args) for option in route.options):
             return route
-    plain = [route for route in verb.routes if not route.option]
-    present = [route for route in plain if route.present]
-    if not present:
-        raise CourseInputError(brought(verb, plain[0]))
-    return present[-1]
+    for (name, option), stage in LATER_OPTIONS.items():
+        if name == verb.name and given(option, args):
+            raise CourseInputError(brought(verb.name, stage, option))
+    return [route for route in verb.routes if not route.options][-1]
 
 
 def call(verb: Verb, route: Route, args: list[str]) -> int:
@@ -109,27 +119,27 @@ def epilog(verb: Verb, route: Route) -> list[str]:
     lines = ["example:", f"  {verb.example}", "", "exit status:"]
     for code, meaning in EXIT_CODES:
         lines.append(f"  {code:>3}  {verb.one if code == 1 else meaning}")
-    readmes = [f"stages/{r.module.split('.')[1]}/README.md" for r in verb.routes if r.present]
-    lines += ["", f"--json keys: {', '.join(dict.fromkeys(readmes))}", ""]
+    readmes = [f"stages/{r.module.split('.')[1]}/README.md" for r in verb.routes]
+    keys = textwrap.wrap(f"--json keys: {', '.join(dict.fromkeys(readmes))}", 92)
+    lines += ["", *keys, ""]
     lines.append(f"served here by `{route.shown}` (stage {route.stage})")
     for other in verb.routes:
-        if other.option and other is not route:
-            where = f"`{other.shown}`" if other.present else f"stage {other.stage}, not here"
-            lines.append(f"with {other.option}: {where}; `{PROG} {verb.name} {other.option} "
-                         "FILE --help` shows its options")  # fmt: skip
+        if other.options and other is not route:
+            help_of = f"{PROG} {verb.name} {other.options[0]} FILE --help"
+            lines.append(f"with {' or '.join(other.options)}: `{other.shown}` (`{help_of}`)")
+    for (name, option), stage in LATER_OPTIONS.items():
+        if name == verb.name and not any(option in r.options for r in verb.routes):
+            lines.append(f"with {option}: stage {stage} brings it")
     return lines
 
 
 def listing() -> str:
     """Every verb with its line; a verb this checkout lacks names the stage that brings it."""
-    here = stages_here()
     lines = [f"usage: {PROG} VERB [ARGS]   ({PROG} VERB --help: its options and exit codes)", ""]
-    for verb in VERBS:
-        line = verb.line if verb.stage <= here else f"(stage {verb.stage} brings it)"
-        lines.append(f"  {verb.name:<12} {line}")
-    lines += ["", "--judge SPEC, for every verb that asks a judge: biased, steady, module:attr"]
-    lines.append("(any object with the judge methods), openai:MODEL, local, replay, as the")
-    lines.append("stages of this checkout have them.")
+    for name, stage in BROUGHT.items():
+        line = BY_NAME[name].line if name in BY_NAME else f"(stage {stage} brings it)"
+        lines.append(f"  {name:<12} {line}")
+    lines += ["", *textwrap.wrap(f"--judge SPEC, for every verb that asks a judge: {SPECS}.", 92)]
     lines += ["", "exit status, every verb:"]
     lines += [f"  {code:>3}  {meaning}" for code, meaning in EXIT_CODES]
     return "\n".join(lines)

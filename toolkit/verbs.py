@@ -1,18 +1,31 @@
 """The front door's verbs: for each, the stage commands that serve it and what its exit 1 means.
 
-A verb is served by the latest stage of this checkout that has it: `calibrate` is stage 9's
-report at the tag stage-09 and stage 13's (which adds real and local judges) from stage-13 on.
-A route with an `option` serves the verb only when that option is given: `gate --history`
-is stage 16's gate. The table names every verb at every tag; a verb whose stage this checkout
-does not have is named with the stage that brings it, never offered.
+A verb is served by the latest stage of this checkout that has it: `calibrate` is the first
+calibration stage's report where the course begins calibrating, and the report of the stage
+that adds real and local judges once the course has it. A route with options serves the verb
+only when one of them is given: `gate --history` is the history's gate. Every verb is named
+at every tag (BROUGHT); one whose stage this checkout does not have yet is named with the
+stage that brings it, never offered. Each stage that brings a verb or a route adds it below.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Every verb, in the order `honest-evals --help` lists them, and the stage that brings it.
+BROUGHT = {
+    "eval": 8, "calibrate": 9, "gate": 10, "correct": 11, "pad": 13, "local-judge": 13,
+    "audit": 14, "compare": 15, "canary": 16, "history": 16, "windows": 17, "pairs": 18,
+}  # fmt: skip
+# Options a later stage adds to a verb, and that stage: given one, the verb is its route's.
+LATER_OPTIONS = {
+    ("calibrate", "--history"): 16,
+    ("gate", "--history"): 16,
+    ("gate", "--canaries"): 16,
+}
 
 
 @dataclass(frozen=True)
@@ -23,13 +36,9 @@ class Route:
     module: str  # stages.sNN_name
     command: tuple[str, ...] = ()  # the stage's sub-command, put before the verb's arguments
     report: str = ""  # the stage's name for the report the verb is (its `main(name=...)`)
-    option: str = ""  # given this option, this route serves the verb; without it, not
+    options: tuple[str, ...] = ()  # given one of these, this route serves the verb
     out: str = ""  # where the stage writes its JSON report unless --out says otherwise; for
     # the audit "--out-dir": it writes audit-NAME.json in the folder --out-dir names
-
-    @property
-    def present(self) -> bool:
-        return (ROOT / self.module.replace(".", "/") / "__main__.py").is_file()
 
     @property
     def shown(self) -> str:
@@ -40,138 +49,15 @@ class Route:
 class Verb:
     name: str
     line: str  # what it does, in one line
-    example: str  # a command that runs as written from the course's folder
+    example: str  # commands that run as written from the course's folder, joined by " && "
     one: str  # what exit 1 means for it
-    routes: tuple[Route, ...]
+    routes: list[Route] = field(default_factory=list)  # in the order of their stages
     found: tuple[str, ...] = ()  # the report's measures whose state "found" is a finding
 
     @property
     def stage(self) -> int:
-        """The stage that brings the verb."""
-        return min(route.stage for route in self.routes)
+        return BROUGHT[self.name]
 
-
-def _report(stage: int, module: str, out: str) -> Route:
-    """Stages 9 to 11 call the report `report`; the door calls it `calibrate`."""
-    return Route(stage, module, ("calibrate",), report="calibrate", out=out)
-
-
-# Flaws of the judge: the control must show none. The length confound is left out: a
-# correlation with length is not a bias (stage 10), and the steady control shows it too.
-JUDGE_FLAWS = ("verbosity", "concise", "calibration", "pairwise", "self_preference")
-S12_EVAL, S12_CALIBRATION = "reports/s12_eval.json", "reports/s12_calibration.json"
-
-VERBS = (
-    Verb(
-        "eval",
-        "the agent evaluated on three levels; the judge's position and length bias",
-        "honest-evals eval --judge steady --json",
-        "the judge shows position or length bias, or a measure was not evaluated",
-        (
-            Route(8, "stages.s08_eval", out="reports/s08_eval.json"),
-            Route(12, "stages.s12_real_judge", ("eval",), out=S12_EVAL),
-            Route(13, "stages.s13_local_model", ("eval",), out=S12_EVAL),
-        ),
-        found=("position_bias.judge", "length_bias.judge"),
-    ),
-    Verb(
-        "calibrate",
-        "twins, repeats, swaps and intervals; agreement with people; the corrected pass rate",
-        "honest-evals calibrate --judge steady",
-        "the judge shows a flaw (" + ", ".join(JUDGE_FLAWS) + "), or a measure was not evaluated",
-        (
-            _report(9, "stages.s09_calibration", "reports/s09_calibration.json"),
-            _report(10, "stages.s10_agreement", "reports/s10_agreement.json"),
-            _report(11, "stages.s11_correction", "reports/s11_correction.json"),
-            Route(12, "stages.s12_real_judge", ("calibrate",), out=S12_CALIBRATION),
-            Route(13, "stages.s13_local_model", ("calibrate",), out=S12_CALIBRATION),
-            Route(16, "stages.s16_history", ("calibrate",), option="--history"),
-        ),
-        found=JUDGE_FLAWS,
-    ),
-    Verb(
-        "gate",
-        "the judge held to the gate's rules; --history and --canaries add the history's",
-        "honest-evals gate --judge steady",
-        "a rule failed, or could not be evaluated",
-        (
-            Route(10, "stages.s10_agreement", ("gate",)),
-            Route(12, "stages.s12_real_judge", ("gate",)),
-            Route(13, "stages.s13_local_model", ("gate",)),
-            Route(16, "stages.s16_history", ("gate",), option="--history"),
-        ),
-    ),
-    Verb(
-        "correct",
-        "a run's pass rate corrected by people's labels (no files: a simulated world)",
-        "honest-evals correct",
-        "no corrected figure could be made (the simulation: the estimates are not told apart)",
-        (
-            Route(11, "stages.s11_correction", ("correct",)),
-            Route(15, "stages.s15_versions", ("correct",)),
-        ),
-    ),
-    Verb(
-        "pad",
-        "padded twins written by a model, each checked, for review",
-        "honest-evals pad --judge replay",
-        "the judge stopped answering",
-        (Route(13, "stages.s13_local_model", ("pad",)),),
-    ),
-    Verb(
-        "local-judge",
-        "the bundled local model started, measured by eval, calibrate, gate and pad, stopped",
-        "honest-evals local-judge",
-        "a measuring run failed (the bare-reply runs are expected to)",
-        (Route(13, "stages.s13_local_model"),),
-    ),
-    Verb(
-        "audit",
-        "a file of scores you already have: every row measured or named",
-        "honest-evals audit fixtures/team_scores.csv --answer-col answer --human-col label",
-        "the judge disagrees with people (calibration), a measure was not evaluated, or no "
-        "row was usable",
-        (Route(14, "stages.s14_audit", out="--out-dir"),),
-        found=("calibration",),
-    ),
-    Verb(
-        "compare",
-        "two stage-8 reports of your agent compared case by case, length held equal",
-        "honest-evals compare",
-        "a comparison was not evaluated, a checked level moved, or no corrected change",
-        (Route(15, "stages.s15_versions", ("compare",)),),
-    ),
-    Verb(
-        "canary",
-        "a judge's replies to fixed questions recorded, or asked again: has it changed?",
-        "honest-evals canary",
-        "the replies changed beyond --threshold, or could not be checked",
-        (Route(16, "stages.s16_history", ("canary",)),),
-    ),
-    Verb(
-        "history",
-        "a calibration history as a table, and plots",
-        "honest-evals calibrate --judge steady --history reports/judge-history.jsonl && "
-        "honest-evals history reports/judge-history.jsonl",
-        "the history holds no run",
-        (Route(16, "stages.s16_history", ("history",)),),
-    ),
-    Verb(
-        "windows",
-        "scores over time: shifts between windows, and a mean that only rises",
-        "honest-evals windows",
-        "a shift, a steady rise, or a figure not evaluated",
-        (Route(17, "stages.s17_windows"),),
-    ),
-    Verb(
-        "pairs",
-        "real judges' recorded verdicts, in both orders, against expert labels",
-        "honest-evals pairs",
-        "a finding, or a measure not evaluated",
-        (Route(18, "stages.s18_judges_on_record"),),
-    ),
-)
-BY_NAME = {verb.name: verb for verb in VERBS}
 
 # What every verb's exit status means: one table, the same for every verb.
 EXIT_CODES = (
@@ -180,7 +66,96 @@ EXIT_CODES = (
     (2, "bad input or usage: one line names the value and where it came from"),
     (130, "interrupted (Ctrl-C); 143 terminated, as a shell reports them"),
 )
-
+# Flaws of the judge: the control must show none. The length confound is left out: a
+# correlation with length is not a bias, and the steady control shows it too.
+JUDGE_FLAWS = ("verbosity", "concise", "calibration", "pairwise", "self_preference")
+SPECS = "biased, steady, module:attr (any object with the judge methods)"
+LOCAL_RUNS: tuple[tuple[list[str], bool], ...] = ()  # the bundled model's runs
+VERBS: list[Verb] = []
+# >>> stage 8
+EVAL = Verb(
+    "eval",
+    "the agent evaluated on three levels; the judge's position and length bias",
+    "honest-evals eval --judge steady --json",
+    "the judge shows position or length bias, or a measure was not evaluated",
+    [Route(8, "stages.s08_eval", out="reports/s08_eval.json")],
+    found=("position_bias.judge", "length_bias.judge"),
+)
+VERBS.append(EVAL)
+# <<<
+# >>> stage 9
+CALIBRATE = Verb(
+    "calibrate",
+    "the judge calibrated: twins, repeats, swaps and intervals, and what people's labels add",
+    "honest-evals calibrate --judge steady",
+    "the judge shows a flaw (" + ", ".join(JUDGE_FLAWS) + "), or a measure was not evaluated",
+    found=JUDGE_FLAWS,
+)
+VERBS.append(CALIBRATE)
+CALIBRATE.routes.append(
+    Route(
+        9, "stages.s09_calibration", ("calibrate",), "calibrate", out="reports/s09_calibration.json"
+    )
+)
+# <<<
+# >>> stage 10
+CALIBRATE.routes.append(
+    Route(10, "stages.s10_agreement", ("calibrate",), "calibrate", out="reports/s10_agreement.json")
+)
+GATE = Verb(
+    "gate",
+    "the judge held to the gate's rules: exit 1 unless it passes every one",
+    "honest-evals gate --judge steady",
+    "a rule failed, or could not be evaluated",
+    [Route(10, "stages.s10_agreement", ("gate",))],
+)
+VERBS.append(GATE)
+# <<<
+# >>> stage 11
+CALIBRATE.routes.append(
+    Route(
+        11, "stages.s11_correction", ("calibrate",), "calibrate", out="reports/s11_correction.json"
+    )
+)
+CORRECT = Verb(
+    "correct",
+    "a pass rate corrected for the judge's measured errors (no files: a simulated world)",
+    "honest-evals correct",
+    "no corrected figure could be made (the simulation: the estimates are not told apart)",
+    [Route(11, "stages.s11_correction", ("correct",))],
+)
+VERBS.append(CORRECT)
+# <<<
+# >>> stage 12
+SPECS += ", openai:MODEL"
+S12_EVAL, S12_CALIBRATION = "reports/s12_eval.json", "reports/s12_calibration.json"
+EVAL.routes.append(Route(12, "stages.s12_real_judge", ("eval",), out=S12_EVAL))
+CALIBRATE.routes.append(Route(12, "stages.s12_real_judge", ("calibrate",), out=S12_CALIBRATION))
+GATE.routes.append(Route(12, "stages.s12_real_judge", ("gate",)))
+# <<<
+# >>> stage 13
+SPECS += ", local, replay"
+for verb in (EVAL, CALIBRATE, GATE):  # the wire's routes, with the local judges too
+    wire = verb.routes[-1]
+    verb.routes.append(Route(13, "stages.s13_local_model", wire.command, out=wire.out))
+VERBS.append(
+    Verb(
+        "pad",
+        "padded twins written by a model, each checked, for review",
+        "honest-evals pad --judge replay",
+        "the judge stopped answering",
+        [Route(13, "stages.s13_local_model", ("pad",))],
+    )
+)
+VERBS.append(
+    Verb(
+        "local-judge",
+        "the bundled local model started, measured by eval, calibrate, gate and pad, stopped",
+        "honest-evals local-judge",
+        "a measuring run failed (the bare-reply runs are expected to)",
+        [Route(13, "stages.s13_local_model")],
+    )
+)
 # The bundled model's runs, as `make local-judge` has them: (arguments, whether a failure
 # counts). With bare replies the model answers in prose, and those two runs fail, as they
 # should: they are kept for the lesson, not gated on.
@@ -194,3 +169,64 @@ LOCAL_RUNS = (
     (["gate", "--judge", "local", "--record", "--judge-config", BARE], False),
     (["pad", "--judge", "local", "--record"], True),
 )  # fmt: skip
+# <<<
+# >>> stage 14
+VERBS.append(
+    Verb(
+        "audit",
+        "a file of scores you already have: every row measured or named",
+        "honest-evals audit fixtures/team_scores.csv --answer-col answer --human-col label",
+        "the judge disagrees with people (calibration), a measure was not evaluated, or no "
+        "row was usable",
+        [Route(14, "stages.s14_audit", out="--out-dir")],
+        found=("calibration",),
+    )
+)
+# <<<
+# >>> stage 15
+CORRECT.routes.append(Route(15, "stages.s15_versions", ("correct",)))
+VERBS.append(
+    Verb(
+        "compare",
+        "two stage-8 reports of your agent compared case by case, length held equal",
+        "honest-evals compare",
+        "a comparison was not evaluated, a checked level moved, or no corrected change",
+        [Route(15, "stages.s15_versions", ("compare",))],
+    )
+)
+# <<<
+# >>> stage 16
+CALIBRATE.routes.append(Route(16, "stages.s16_history", ("calibrate",), options=("--history",)))
+GATE.routes.append(Route(16, "stages.s16_history", ("gate",), options=("--history", "--canaries")))
+VERBS.append(
+    Verb(
+        "canary",
+        "a judge's replies to fixed questions recorded, or asked again: has it changed?",
+        "honest-evals canary",
+        "the replies changed beyond --threshold, or could not be checked",
+        [Route(16, "stages.s16_history", ("canary",))],
+    )
+)
+VERBS.append(
+    Verb(
+        "history",
+        "a calibration history as a table, and plots",
+        "honest-evals calibrate --judge steady --history reports/judge-history.jsonl && "
+        "honest-evals history reports/judge-history.jsonl",
+        "the history holds no run",
+        [Route(16, "stages.s16_history", ("history",))],
+    )
+)
+# <<<
+# >>> stage 17
+VERBS.append(
+    Verb(
+        "windows",
+        "scores over time: shifts between windows, and a mean that only rises",
+        "honest-evals windows",
+        "a shift, a steady rise, or a figure not evaluated",
+        [Route(17, "stages.s17_windows")],
+    )
+)
+# <<<
+BY_NAME = {verb.name: verb for verb in VERBS}

@@ -1,10 +1,10 @@
 """What the README shows an engineer works as written: every `honest-evals` command in its
-code blocks, and the gate of the GitHub Actions example (docs/ci-example.yml).
+code blocks, and the gate of the GitHub Actions example.
 
 Each runs in a copy of the course, as in a fresh clone, so that what the commands write (a
 history, a recording of canaries, reports) stays there. Where the README exports a key and
-an endpoint, the check gives the loopback server of stage 12 instead, answering as the
-course's steady judge: the only network is 127.0.0.1.
+an endpoint, the check gives the loopback server instead (toolkit/cases.py), answering as
+the course's steady judge: the only network is 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -12,38 +12,17 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
-from toolkit.checks.test_door import DOOR, LAST, not_here
+from toolkit.cases import CI_EXAMPLE, LOOPBACK
+from toolkit.checks.test_door import DOOR, LAST, course_copy, not_here
 from toolkit.verbs import ROOT
 
-LEFT_OUT = shutil.ignore_patterns(
-    ".git", ".venv", "build", "reports", "mutants", "traces", ".progress", "__pycache__",
-    ".*_cache", ".hypothesis", "*.egg-info", ".judge-journal.sqlite*",
-)  # fmt: skip
 LOOPBACK_KEY = "sk-loopback-not-a-key"
-
-
-def course_copy(tmp_path: Path) -> Path:
-    copy = tmp_path / "course"
-    shutil.copytree(ROOT, copy, ignore=LEFT_OUT)
-    return copy
-
-
-@contextmanager
-def served(port: int = 0, judge: str = "SteadyJudge") -> Iterator[str]:
-    """The loopback server answering as one of the course's fakes: its base URL."""
-    from fakes import judges
-    from fakes.chat_server import ChatServer, answering_as
-
-    with ChatServer(default=answering_as(getattr(judges, judge)()), port=port) as server:
-        yield server.url
 
 
 def run(line: str, cwd: Path, env: dict[str, str]):
@@ -68,10 +47,11 @@ def readme_commands() -> list[str]:
 
 def test_every_door_command_the_readme_shows_runs_as_written(tmp_path):
     commands = readme_commands()
-    assert bool(commands) == (LAST >= 8), "the door's commands come with stage 8"
+    assert bool(commands) == (LAST >= 8), "the door's commands come with the evaluation"
     course, env = course_copy(tmp_path), {}
     wire = any(line.startswith("export ") for line in commands)
-    with served() if wire else nullcontext("") as url:
+    assert wire == (LOOPBACK is not None), "a judge on the wire comes with the loopback server"
+    with LOOPBACK() if LOOPBACK is not None else nullcontext("") as url:
         for line in commands:
             if line.startswith("export "):
                 names = [pair.split("=", 1)[0] for pair in shlex.split(line)[1:]]
@@ -103,18 +83,18 @@ def ci_steps(text: str) -> list[tuple[str, dict[str, str]]]:
 
 @pytest.mark.failure_mode
 def test_the_ci_examples_gate_passes_the_judge_calibrated_and_fails_a_changed_one(tmp_path):
-    example = ROOT / "docs" / "ci-example.yml"
-    if LAST < 16:  # the example gates on a history, which stage 16 brings
-        assert not example.exists()
-        return not_here(run("honest-evals gate --history h.jsonl", ROOT, {}), "gate", "--history")
-    text = example.read_text()
+    if not CI_EXAMPLE:  # the example gates on a history, which a later stage brings
+        result = run("honest-evals gate --history h.jsonl", ROOT, {})
+        return not_here(result, "gate", "--history")
+    assert LOOPBACK is not None
+    text = (ROOT / CI_EXAMPLE).read_text()
     once = re.findall(r"^#   (honest-evals calibrate .+)$", text, re.MULTILINE)
     gates = [(cmd, env) for cmd, env in ci_steps(text) if cmd.startswith("honest-evals gate ")]
     assert len(once) == 1 and len(gates) == 1, "one calibration to commit, one gate"
     (gate, written), course = gates[0], course_copy(tmp_path)
     assert "--history" in gate and written["OPENAI_API_KEY"] == "${{ secrets.OPENAI_API_KEY }}"
     journal = course / ".judge-journal.sqlite"  # a fresh runner has none: each run asks anew
-    with served() as url:
+    with LOOPBACK() as url:
         port = int(url.rsplit(":", 1)[1].split("/")[0])
         env = {**written, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": LOOPBACK_KEY}
         assert run(once[0], course, env).returncode == 0
@@ -122,8 +102,9 @@ def test_the_ci_examples_gate_passes_the_judge_calibrated_and_fails_a_changed_on
         same = run(gate, course, env)
     assert same.returncode == 0, same.stdout + same.stderr
     journal.unlink()
-    with served(port, judge="BiasedJudge"):  # the same name and endpoint, another judge
+    with LOOPBACK("BiasedJudge", port):  # the same name and endpoint, another judge
         changed = run(gate, course, env)
     assert changed.returncode == 1, changed.stdout + changed.stderr  # which fails the job
     assert "FAIL  kappa held" in changed.stdout or "FAIL  verbosity held" in changed.stdout
     assert LOOPBACK_KEY not in same.stdout + same.stderr + changed.stdout + changed.stderr
+    return None
