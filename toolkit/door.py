@@ -98,8 +98,10 @@ def call(verb: Verb, route: Route, args: list[str]) -> int:
     """The stage command, given the verb's arguments, shown under the door's name."""
     command: Any = importlib.import_module(f"{route.module}.__main__")
     prog = PROG if route.command else f"{PROG} {verb.name}"
-    named = {"name": route.report} if route.report else {}
-    status: int = command.main([*route.command, *args], prog, **named)
+    if route.report:  # the stage's report, named as the door names it
+        status: int = command.main([route.report, *args], prog, name=route.report)
+    else:
+        status = command.main([*route.command, *args], prog)
     return status
 
 

@@ -35,7 +35,7 @@ class Route:
     stage: int
     module: str  # stages.sNN_name
     command: tuple[str, ...] = ()  # the stage's sub-command, put before the verb's arguments
-    report: str = ""  # the stage's name for the report the verb is (its `main(name=...)`)
+    report: str = ""  # the door's name for the stage's `command` (its `main(name=...)`)
     options: tuple[str, ...] = ()  # given one of these, this route serves the verb
     out: str = ""  # where the stage writes its JSON report unless --out says otherwise; for
     # the audit "--out-dir": it writes audit-NAME.json in the folder --out-dir names
@@ -93,14 +93,12 @@ CALIBRATE = Verb(
 )
 VERBS.append(CALIBRATE)
 CALIBRATE.routes.append(
-    Route(
-        9, "stages.s09_calibration", ("calibrate",), "calibrate", out="reports/s09_calibration.json"
-    )
+    Route(9, "stages.s09_calibration", ("report",), "calibrate", out="reports/s09_calibration.json")
 )
 # <<<
 # >>> stage 10
 CALIBRATE.routes.append(
-    Route(10, "stages.s10_agreement", ("calibrate",), "calibrate", out="reports/s10_agreement.json")
+    Route(10, "stages.s10_agreement", ("report",), "calibrate", out="reports/s10_agreement.json")
 )
 GATE = Verb(
     "gate",
@@ -113,9 +111,7 @@ VERBS.append(GATE)
 # <<<
 # >>> stage 11
 CALIBRATE.routes.append(
-    Route(
-        11, "stages.s11_correction", ("calibrate",), "calibrate", out="reports/s11_correction.json"
-    )
+    Route(11, "stages.s11_correction", ("report",), "calibrate", out="reports/s11_correction.json")
 )
 CORRECT = Verb(
     "correct",
