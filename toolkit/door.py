@@ -120,7 +120,8 @@ def epilog(verb: Verb, route: Route) -> list[str]:
     """An example, the exit codes, where the JSON keys are, and which stage serves the verb."""
     lines = ["example:", f"  {verb.example}", "", "exit status:"]
     for code, meaning in EXIT_CODES:
-        lines.append(f"  {code:>3}  {verb.one if code == 1 else meaning}")
+        said = textwrap.wrap(verb.one if code == 1 else meaning, 86)
+        lines += [f"  {code:>3}  {said[0]}", *(f"       {more}" for more in said[1:])]
     readmes = [f"stages/{r.module.split('.')[1]}/README.md" for r in verb.routes]
     keys = textwrap.wrap(f"--json keys: {', '.join(dict.fromkeys(readmes))}", 92)
     lines += ["", *keys, ""]

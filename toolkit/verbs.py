@@ -86,7 +86,7 @@ VERBS.append(EVAL)
 # >>> stage 9
 CALIBRATE = Verb(
     "calibrate",
-    "the judge calibrated: twins, repeats, swaps and intervals, and what people's labels add",
+    "the judge calibrated: is its error noise or bias? Twins, repeats, swaps, intervals",
     "honest-evals calibrate --judge steady",
     "the judge shows a flaw (" + ", ".join(JUDGE_FLAWS) + "), or a measure was not evaluated",
     found=JUDGE_FLAWS,
