@@ -6,7 +6,7 @@ that at every tag the checks hold every verb the tag has, and only those.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -72,6 +72,7 @@ CASES["correct"] = [Case((), 0), Case(("--bogus",), 2)]
 
 
 def _loopback(judge: str = "SteadyJudge", port: int = 0) -> AbstractContextManager[str]:
+    from collections.abc import Iterator
     from contextlib import contextmanager
 
     from fakes import judges
