@@ -96,7 +96,15 @@ def choose(verb: Verb, args: list[str]) -> Route:
 
 def call(verb: Verb, route: Route, args: list[str]) -> int:
     """The stage command, given the verb's arguments, shown under the door's name."""
-    command: Any = importlib.import_module(f"{route.module}.__main__")
+    try:
+        command: Any = importlib.import_module(f"{route.module}.__main__")
+    except ModuleNotFoundError as missing:  # a dependency the environment was installed without
+        if missing.name is None or missing.name.split(".")[0] in ("stages", "toolkit", "fakes"):
+            raise
+        raise CourseInputError(
+            f"{PROG} {verb.name}: needs {missing.name}, which is not installed here; `make` (or "
+            "pip install -e FOLDER, for the course's folder) installs what the course needs"
+        ) from None
     prog = PROG if route.command else f"{PROG} {verb.name}"
     if route.report:  # the stage's report, named as the door names it
         status: int = command.main([route.report, *args], prog, name=route.report)

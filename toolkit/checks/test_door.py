@@ -250,3 +250,21 @@ def test_each_verbs_example_runs_as_written(verb, tmp_path):
         assert result.returncode in (0, 1), f"{command}: {result.stderr}"
         assert "Traceback" not in result.stderr
     return None
+
+
+@pytest.mark.failure_mode
+def test_a_dependency_the_environment_lacks_is_named_in_one_line(tmp_path):
+    # an environment installed without the course's dependencies (pip install --no-deps -e):
+    # a numpy that cannot be imported, placed before the real one
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')\n"
+    )
+    result = door("calibrate", "--judge", "steady", env={"PYTHONPATH": str(tmp_path)})
+    if "calibrate" not in BY_NAME:
+        return not_here(result, "calibrate")
+    assert (result.returncode, result.stderr) == (2, (
+        "error: honest-evals calibrate: needs numpy, which is not installed here; `make` (or "
+        "pip install -e FOLDER, for the course's folder) installs what the course needs\n"
+    ))  # fmt: skip
+    return None
