@@ -181,6 +181,7 @@ def test_full_lists_the_collateral_reds(tmp_path):
     for check in [
         *course.glob("stages/*/checks/test_*.py"),
         *course.glob("scripts/checks/test_*.py"),
+        *course.glob("toolkit/checks/test_*.py"),
     ]:
         if not any(node.startswith(f"{check.relative_to(course)}::") for node in kept):
             check.unlink()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from scripts.copies import NOT_COPIED
 from scripts.course import load_course
 from toolkit.cases import CASES, SAME, Case
 from toolkit.door import choose
@@ -56,16 +57,12 @@ def not_here(result, verb: str, option: str = "") -> None:
     )
 
 
-LEFT_OUT = shutil.ignore_patterns(
-    ".git", ".venv", "build", "reports", "mutants", "traces", ".progress", "__pycache__",
-    ".*_cache", ".hypothesis", "*.egg-info", ".judge-journal.sqlite*",
-)  # fmt: skip
-
-
 def course_copy(tmp_path: Path) -> Path:
     """The course's files as a fresh clone has them, for commands that write beside them."""
     copy = tmp_path / "course"
-    shutil.copytree(ROOT, copy, ignore=LEFT_OUT)
+    shutil.copytree(ROOT, copy, ignore=NOT_COPIED)
+    for kept in copy.glob(".judge-journal.sqlite*"):  # a clone has no replies kept
+        kept.unlink()
     return copy
 
 
