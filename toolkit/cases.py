@@ -38,6 +38,7 @@ CASES: dict[str, list[Case]] = {}
 Loopback = Callable[..., AbstractContextManager[str]]
 LOOPBACK: Loopback | None = None
 CI_EXAMPLE = ""  # the GitHub Actions example, once the history's gate is here
+DEPENDENCY = ("", "")  # a verb, and a module it needs that the course installs
 # >>> stage 8
 SAME["eval"] = Same(("--judge", "steady", "--json"))
 CASES["eval"] = [
@@ -49,6 +50,7 @@ CASES["eval"] = [
 ]
 # <<<
 # >>> stage 9
+DEPENDENCY = ("calibrate", "numpy")
 SAME["calibrate"] = Same(("--judge", "steady", "--json"))
 CASES["calibrate"] = [
     Case(("--judge", "steady"), 0),
