@@ -258,7 +258,7 @@ def test_a_dependency_the_environment_lacks_is_named_in_one_line(tmp_path):
         return not_here(door("calibrate"), "calibrate")
     (tmp_path / module).mkdir()
     (tmp_path / module / "__init__.py").write_text(
-        f"raise ModuleNotFoundError('No module named {module!r}', name={module!r})\n"
+        f'raise ModuleNotFoundError("No module named {module!r}", name={module!r})\n'
     )
     result = door(verb, env={"PYTHONPATH": str(tmp_path)})
     assert (result.returncode, result.stderr) == (2, (
