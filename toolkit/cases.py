@@ -59,7 +59,7 @@ CASES["calibrate"] = [
 ]
 # <<<
 # >>> stage 10
-SAME["gate"] = Same(("--judge", "steady"), as_json=False)
+SAME["gate"] = Same(("--judge", "steady", "--json"))
 CASES["gate"] = [
     Case(("--judge", "steady"), 0),
     Case(("--judge", "biased"), 1),

@@ -131,7 +131,8 @@ def epilog(verb: Verb, route: Route) -> list[str]:
         said = textwrap.wrap(verb.one if code == 1 else meaning, 86)
         lines += [f"  {code:>3}  {said[0]}", *(f"       {more}" for more in said[1:])]
     readmes = [f"stages/{r.module.split('.')[1]}/README.md" for r in verb.routes]
-    keys = textwrap.wrap(f"--json keys: {', '.join(dict.fromkeys(readmes))}", 92)
+    where = "--json keys" if verb.json else "no --json; what it writes"
+    keys = textwrap.wrap(f"{where}: {', '.join(dict.fromkeys(readmes))}", 92)
     lines += ["", *keys, ""]
     lines.append(f"served here by `{route.shown}` (stage {route.stage})")
     for other in verb.routes:

@@ -53,6 +53,7 @@ class Verb:
     one: str  # what exit 1 means for it
     routes: list[Route] = field(default_factory=list)  # in the order of their stages
     found: tuple[str, ...] = ()  # the report's measures whose state "found" is a finding
+    json: bool = True  # it takes --json; else what it writes is documented where its help says
 
     @property
     def stage(self) -> int:
@@ -141,6 +142,7 @@ VERBS.append(
         "honest-evals pad --judge replay",
         "the judge stopped answering",
         [Route(13, "stages.s13_local_model", ("pad",))],
+        json=False,
     )
 )
 VERBS.append(
@@ -150,6 +152,7 @@ VERBS.append(
         "honest-evals local-judge",
         "a measuring run failed (the bare-reply runs are expected to)",
         [Route(13, "stages.s13_local_model")],
+        json=False,
     )
 )
 # The bundled model's runs, as `make local-judge` has them: (arguments, whether a failure

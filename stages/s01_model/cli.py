@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable
@@ -18,9 +19,25 @@ FIXTURES = ROOT / "fixtures"
 TRACES = ROOT / "traces"
 
 
+OFF = (None, False, argparse.SUPPRESS)  # an option's default that its help has nothing to say of
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of every command here (its sub-commands' too): an option's help gives the
+    value it takes when it is not given, unless the help says it already. A path is shown from
+    the course's folder; an option that is off or empty unless given says nothing."""
+
+    def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+        said, default = options.get("help"), options.get("default")
+        if said and not any(default is off for off in OFF) and "default" not in said:
+            shown = short(default) if isinstance(default, Path) else str(default)
+            options["help"] = f"{said} (default: {shown.replace('%', '%%')})"
+        return super().add_argument(*names, **options)
+
+
 def demo_parser(description: str, script: Path, trace: Path) -> argparse.ArgumentParser:
     """Arguments every demo takes: the conversation script to play and where to write the trace."""
-    parser = argparse.ArgumentParser(description=description)
+    parser = Parser(description=description)
     parser.add_argument("--script", type=Path, default=script, help=f"default: {short(script)}")
     parser.add_argument("--trace", type=trace_file, default=trace, help=f"default: {short(trace)}")
     return parser

@@ -9,16 +9,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from stages.s01_model.cli import Parser
 from stages.s01_model.files import dumps, write_text
 from stages.s08_eval.cases import CASES_FILE
 
 
 def parser(prog: str, specs: str, out: Path) -> argparse.ArgumentParser:
     """The command's options; `specs` is the help text of --judge."""
-    found = argparse.ArgumentParser(prog=prog, description="Evaluate the agent; test the judge.")
+    found = Parser(prog=prog, description="Evaluate the agent; test the judge.")
     found.add_argument("--judge", default="biased", help=specs)
     found.add_argument(
-        "--control", default="steady", help="the judge the detectors must find clean (steady)"
+        "--control", default="steady", help="the judge the detectors must find clean"
     )
     found.add_argument("--json", action="store_true", help="print the report as one JSON object")
     found.add_argument("--out", type=Path, default=out, help="where to write the report")

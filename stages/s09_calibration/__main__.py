@@ -12,10 +12,9 @@ Exit status: 0 when every measure was evaluated; 1 when one was not (too little 
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from stages.s01_model.cli import ROOT, run_cli, short
+from stages.s01_model.cli import ROOT, Parser, run_cli, short
 from stages.s01_model.files import folder, writable
 from stages.s08_eval.commands import emit, status
 from stages.s08_eval.judge import CountingJudge
@@ -32,7 +31,7 @@ PROG = "python -m stages.s09_calibration"
 
 def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
     """The command; `name` is what its report goes by (the front door calls it calibrate)."""
-    found = argparse.ArgumentParser(prog=prog, description="Calibrate a judge: noise or bias?")
+    found = Parser(prog=prog, description="Calibrate a judge: noise or bias?")
     commands = found.add_subparsers(dest="command", required=True)
     report = add_report(commands, name, SPECS, REPORT_FILE)
     args = parse(found, {name: report}, sys.argv[1:] if argv is None else argv)

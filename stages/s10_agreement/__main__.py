@@ -15,10 +15,9 @@ count below 1, a file that cannot be read or written).
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from stages.s01_model.cli import ROOT, run_cli
+from stages.s01_model.cli import ROOT, Parser, run_cli
 from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement.commands import (
@@ -39,7 +38,7 @@ PROG = "python -m stages.s10_agreement"
 
 def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
     """The command; `name` is what its report goes by (the front door calls it calibrate)."""
-    found = argparse.ArgumentParser(prog=prog, description="Calibrate a judge against people.")
+    found = Parser(prog=prog, description="Calibrate a judge against people.")
     commands = add_commands(
         found.add_subparsers(dest="command", required=True), SPECS, REPORT_FILE, name
     )
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") 
     chosen, reply = resolve(args.judge), Reply(args.reply)
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made
-        return emit_gate(measure_gate(chosen, reply), limits, args.config, reply)
+        return emit_gate(measure_gate(chosen, reply), limits, args.config, reply, None, args.json)
     files = outputs(args.out, args.plots)
     report = measure_report(chosen, resolve("steady"), args.repeats, reply)
     return emit_report(report, render(report), args.json, files, args.write_rubric_record)

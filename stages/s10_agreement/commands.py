@@ -19,9 +19,10 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.calibrate import SEED
 from stages.s09_calibration.calibration import CalCase, load_calibration
 from stages.s09_calibration.commands import Commands, add_report, written
+from stages.s09_calibration.measures import plain
 from stages.s09_calibration.report import Side, unscored_line
-from stages.s09_calibration.twins import Twins, load_twins
-from stages.s10_agreement.gate import GATE_FILE, Thresholds, judge_gate
+from stages.s09_calibration.twins import load_twins
+from stages.s10_agreement.gate import GATE_FILE, Rule, Thresholds, judge_gate
 from stages.s10_agreement.people import AgreedRun, asking, calibrate_against_people
 from stages.s10_agreement.report import Report, to_json
 from stages.s10_agreement.rubric_change import rubric_change
@@ -49,6 +50,7 @@ def add_commands(
     gated.add_argument("--judge", default="biased", help=specs)
     gated.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
     gated.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
+    gated.add_argument("--json", action="store_true", help="print one JSON object")
     return {name: report, "gate": gated}
 
 
@@ -111,17 +113,26 @@ def measure_gate(
 ) -> AgreedRun:
     """The judge measured for the gate."""
     cases = load_calibration() if cases is None else cases
-    twins: dict[str, Twins] = load_twins(cases)
     judge = CountingJudge(chosen.judge, chosen.name)
-    return calibrate_against_people(judge, cases, twins, reply=reply)
+    return calibrate_against_people(judge, cases, load_twins(cases), reply=reply)
+
+
+def gate_json(run: AgreedRun, rules: list[Rule], config: Path, down: str | None) -> dict[str, Any]:
+    """The gate's JSON object: the judge, its unscored replies, each rule, the verdict."""
+    judge, passed = {**plain(run.judge), "unavailable": down}, all(r.passed for r in rules)
+    return {"judge": judge, "unscored": plain(run.unscored), "config": short(config),
+            "rules": plain(rules), "passed": passed}  # fmt: skip
 
 
 def emit_gate(
-    run: AgreedRun, limits: Thresholds, config: Path, reply: Reply, down: str | None = None
+    run: AgreedRun, limits: Thresholds, config: Path, reply: Reply, down: str | None, as_json: bool
 ) -> int:
-    """Check every rule and print each; 1 when any fails. `down`: why the judge stopped
-    being asked, when it did."""
+    """Check every rule and print each, or the gate as one JSON object; 1 when any fails.
+    `down`: why the judge stopped being asked, when it did."""
     rules = judge_gate(run.verbosity, run.calibration, limits)
+    if as_json:
+        print(dumps(gate_json(run, rules, config, down)))
+        return 0 if all(rule.passed for rule in rules) else 1
     print(f"calibration gate for {run.judge.name} ({short(config)}):")
     print(f"  {run.judge.calls} calls, {unscored_line(run.unscored, reply.hint)}")
     if down is not None:

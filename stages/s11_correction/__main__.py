@@ -14,10 +14,9 @@ both corrections contain it, 1 when they are not told apart; 2 for bad input.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from stages.s01_model.cli import ROOT, run_cli
+from stages.s01_model.cli import ROOT, Parser, run_cli
 from stages.s01_model.files import dumps
 from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
@@ -38,7 +37,7 @@ PROG = "python -m stages.s11_correction"
 
 def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") -> int:
     """The command; `name` is what its report goes by (the front door calls it calibrate)."""
-    found = argparse.ArgumentParser(prog=prog, description="The corrected pass rate.")
+    found = Parser(prog=prog, description="The corrected pass rate.")
     sub = found.add_subparsers(dest="command", required=True)
     commands = add_commands(sub, SPECS, REPORT_FILE, name, gate=False)
     correct = sub.add_parser("correct", help="the simulated world: four estimates, one truth")

@@ -4,13 +4,12 @@ a demo: `eval` against a chat-completions server this command starts on 127.0.0.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from stages.s01_model.cli import ROOT, run_cli
+from stages.s01_model.cli import ROOT, Parser, run_cli
 from stages.s12_real_judge.commands import run_calibration, run_eval
 
 PROG = "python -m stages.s12_real_judge"
@@ -37,7 +36,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     if not argv:
         return demo()
     if argv[0] not in COMMANDS:
-        top = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+        top = Parser(prog=prog, description=__doc__.splitlines()[0])
         top.add_argument("command", choices=COMMANDS, help="eval, calibrate or gate")
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
     return run_eval(argv[1:], prog) if argv[0] == "eval" else run_calibration(argv, prog)

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from functools import partial
 
-from stages.s01_model.cli import ROOT, short
+from stages.s01_model.cli import ROOT, Parser, short
 from stages.s01_model.files import writable
 from stages.s08_eval import commands as evaluation_command
 from stages.s08_eval.cases import load_cases, run_case
@@ -62,7 +62,7 @@ def run_eval(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
 
 def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
     """Stage 11's report (`calibrate`) or stage 10's gate, with the questions fetched ahead."""
-    parser = argparse.ArgumentParser(prog=prog, description="Calibrate a judge against people.")
+    parser = Parser(prog=prog, description="Calibrate a judge against people.")
     sub = parser.add_subparsers(dest="command", required=True)
     commands = calibration.add_commands(sub, wire.specs, CALIBRATION_REPORT, name="calibrate")
     for command in commands.values():
@@ -72,7 +72,7 @@ def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made
         _, run, down = measure_gate(request, reply, wire)
-        return calibration.emit_gate(run, limits, args.config, reply, down)
+        return calibration.emit_gate(run, limits, args.config, reply, down, args.json)
     files = calibration.outputs(args.out, args.plots)
     chosen, control = wire.choose(request), control_of(request)
     measure = partial(calibration.measure_report, calibrate=calibrate_and_correct)

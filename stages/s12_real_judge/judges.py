@@ -70,6 +70,9 @@ def resolve_real(
     return JudgeChoice(real, spec, fake=False)
 
 
+TIME_LIMIT = f"seconds a judge call may take (default {TIMEOUT_S:g}; openai: timeout_s)"
+
+
 def positive(text: str) -> float:
     """An argparse type: a number of seconds above zero."""
     try:
@@ -86,8 +89,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-config", type=Path, help="settings of an openai: judge (TOML)")
     parser.add_argument("--no-cache", action="store_true", help="ask anew; skip the journal")
     parser.add_argument("--progress", action="store_true", help="live progress without a terminal")
-    limit = f"seconds a judge call may take (default {TIMEOUT_S:g}; openai: timeout_s)"
-    parser.add_argument("--judge-timeout", type=positive, metavar="S", help=limit)
+    parser.add_argument("--judge-timeout", type=positive, metavar="S", help=TIME_LIMIT)
 
 
 def kept_nothing(request: JudgeRequest, choice: JudgeChoice) -> None:

@@ -14,12 +14,11 @@ answering.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from stages.s01_model.cli import run_cli, short
+from stages.s01_model.cli import Parser, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import writable
 from stages.s09_calibration.calibration import load_calibration
@@ -34,7 +33,7 @@ COMMANDS = ("eval", "calibrate", "gate", "pad")
 
 def run_pad(argv: list[str], prog: str = PROG) -> int:
     """Padded twins from the judge's model, each held to stage 9's check; ten for review."""
-    parser = argparse.ArgumentParser(prog=f"{prog} pad", description=run_pad.__doc__)
+    parser = Parser(prog=f"{prog} pad", description=run_pad.__doc__)
     parser.add_argument("--judge", default="local", help="local (default), replay, openai:MODEL")
     parser.add_argument("--out", type=Path, default=REVIEW_FILE, help="the twins to review")
     add_options(parser)
@@ -59,7 +58,7 @@ def run_pad(argv: list[str], prog: str = PROG) -> int:
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     argv = (sys.argv[1:] if argv is None else argv) or ["calibrate", "--judge", "replay"]
     if argv[0] not in COMMANDS:
-        top = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+        top = Parser(prog=prog, description=__doc__.splitlines()[0])
         top.add_argument("command", choices=COMMANDS, help="eval, calibrate, gate or pad")
         top.parse_args(argv[:1])  # prints the usage and exits 2, or the help and exits 0
     if argv[0] == "pad":

@@ -20,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from stages.s01_model.cli import FIXTURES, ROOT, run_cli, short
+from stages.s01_model.cli import FIXTURES, ROOT, Parser, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import dumps, writable, write_text
 from stages.s08_eval.levels import PASS_MARK
@@ -35,7 +35,7 @@ DEMO = [short(DEMO_FILE), "--answer-col", "answer", "--human-col", "label"]
 
 
 def parser(prog: str = "python -m stages.s14_audit") -> argparse.ArgumentParser:
-    audit = argparse.ArgumentParser(
+    audit = Parser(
         prog=prog,
         description="The length confound, kappa and pass rate of scores you already have.",
     )

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.cli import run_cli, short
+from stages.s01_model.cli import Parser, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import dumps, load_json
 from stages.s08_eval.findings import Finding
@@ -37,7 +37,7 @@ from stages.s15_versions.versions import render as render_versions
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m stages.s15_versions") -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Two versions of the agent, and the corrected number of a run.",
     )
@@ -96,13 +96,10 @@ def add_correct(commands: Any) -> None:
         metavar="REPORT LABELS",
         help="a stage-8 JSON report and a file of labels (none: a simulation)",
     )
-    found.add_argument("--id-col", default="id", help="the labels' case id column (id)")
-    found.add_argument("--human-col", default="human", help="the labels' column (human)")
+    found.add_argument("--id-col", default="id", help="the labels' case id column")
+    found.add_argument("--human-col", default="human", help="the labels' column")
     found.add_argument(
-        "--gate",
-        type=float,
-        default=PASS_MARK,
-        help=f"a score label at or above passes ({PASS_MARK})",
+        "--gate", type=float, default=PASS_MARK, help="a score label at or above passes"
     )
     found.add_argument("--encoding", help="the labels file's text encoding (default UTF-8)")
     found.add_argument("--delimiter", help="the labels' CSV delimiter (default: sniffed)")

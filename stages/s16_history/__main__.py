@@ -9,7 +9,7 @@ and its canaries asked again.
 
 `calibrate` measures the judge as the gate does and appends the record; one whose kappa or
 verbosity could not be measured is not recorded (it would become a baseline of nothing), and
-exits 1. `gate` checks stage 9's rules, then the history's (staleness.py), and with
+exits 1. `gate` checks stage 10's rules, then the history's (staleness.py), and with
 --canaries asks the judge its canaries too (canary.py); it appends its record either way and
 exits 1 when any rule fails. The replies a run paid for stay in stage 12's journal. `canary`
 asks a judge its canaries and exits 1 when more replies changed than allowed, or when they
@@ -26,16 +26,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from stages.s01_model.cli import run_cli, short, whole
+from stages.s01_model.cli import Parser, run_cli, short, whole
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import dumps, folder, writable
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.specs import JudgeChoice
-from stages.s10_agreement.commands import REPLIES, emit_gate
-from stages.s10_agreement.gate import GATE_FILE, Rule, load_gate
+from stages.s09_calibration.measures import plain
+from stages.s10_agreement.commands import REPLIES, emit_gate, gate_json
+from stages.s10_agreement.gate import GATE_FILE, Rule, judge_gate, load_gate
 from stages.s10_agreement.structured import Reply
 from stages.s12_real_judge import commands
-from stages.s12_real_judge.judges import positive, settle
+from stages.s12_real_judge.judges import TIME_LIMIT, positive, settle
 from stages.s13_local_model.judges import SPECS, add_options, wire
 from stages.s16_history import history
 from stages.s16_history.canary import (
@@ -58,10 +59,7 @@ CHANGES = whole(0, "a number of changes is 0 or more")  # what --threshold takes
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m stages.s16_history") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="A judge's calibrations over time, and its canaries.",
-    )
+    parser = Parser(prog=prog, description="A judge's calibrations over time, and its canaries.")
     commands = parser.add_subparsers(dest="command", required=True)
     add_commands(commands)
     add_canary(commands)
@@ -78,7 +76,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m stages.s16_histor
 def add_commands(commands: Any) -> None:
     """calibrate, gate and history: the history's commands."""
     for name, about in (("calibrate", "measure the judge, add it to the history"),
-                        ("gate", "stage 9's gate, then the history's rules")):  # fmt: skip
+                        ("gate", "stage 10's gate, then the history's rules")):  # fmt: skip
         command = commands.add_parser(name, help=about)
         command.add_argument("--history", type=Path, required=True, help="the history (JSONL)")
         command.add_argument("--judge", default="biased", help=SPECS)
@@ -87,6 +85,7 @@ def add_commands(commands: Any) -> None:
     gate = commands.choices["gate"]
     gate.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
     gate.add_argument("--canaries", action="store_true", help="ask the judge's canaries too")
+    gate.add_argument("--json", action="store_true", help="print one JSON object")
     shown = commands.add_parser("history", help="the history as a table, and plots")
     shown.add_argument("file", type=Path, help="a history written by calibrate or gate")
     shown.add_argument("--plots", type=Path, help="write a PNG per figure to this folder")
@@ -118,21 +117,32 @@ def run_gate(args: argparse.Namespace) -> int:
     request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
         chosen, run, down = commands.measure_gate(request, reply, wire(stack))
-        status = emit_gate(run, limits, args.config, reply, down)
+        gated = judge_gate(run.verbosity, run.calibration, limits)  # stage 10's rules
         now = history.entry(Command.GATE, chosen, args.reply, run)
         rules = history_rules(records, now, limits)
         if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts
             fresh = asked_anew(args.judge, args.judge_config, args.judge_timeout, stack)
             rules.append(canaries(fresh))
-    runs = f"{len(records)} run{'s' * (len(records) != 1)}"
-    print(f"against the history {short(args.history)} ({runs}):")
+    passed = all(rule.passed for rule in gated + rules)
+    if args.json:
+        against = {"file": short(args.history), "runs": len(records), "rules": plain(rules)}
+        shown = {**gate_json(run, gated, args.config, down), "passed": passed}
+        print(dumps({**shown, "history": against}))
+    else:
+        emit_gate(run, limits, args.config, reply, down, False)
+        print_rules(args.history, len(records), rules)
+    history.append(args.history, replace(now, passed=passed))
+    return 0 if passed else 1
+
+
+def print_rules(path: Path, runs: int, rules: list[Rule]) -> None:
+    """The history's rules, as the gate prints them after stage 10's."""
+    print(f"against the history {short(path)} ({runs} run{'s' * (runs != 1)}):")
     for rule in rules:
         limit = f" — {rule.limit}" if rule.limit else ""
         print(f"  {'pass' if rule.passed else 'FAIL'}  {rule.name}: {rule.value}{limit}")
     failed = sum(not rule.passed for rule in rules)
     print(f"{'FAILED' if failed else 'passed'}: {len(rules) - failed} of {len(rules)} rules")
-    history.append(args.history, replace(now, passed=not (failed or status)))
-    return 1 if failed or status else 0
 
 
 def canaries(chosen: JudgeChoice) -> Rule:
@@ -167,9 +177,7 @@ def add_canary(commands: Any) -> None:
     canary = commands.add_parser("canary", help="ask the canaries again: has the judge changed?")
     canary.add_argument("--judge", help="the judge's SPEC (default: the demo's two judges)")
     canary.add_argument("--judge-config", type=Path, help="settings of a judge on the wire")
-    canary.add_argument(
-        "--judge-timeout", type=positive, metavar="S", help="seconds a call may take"
-    )
+    canary.add_argument("--judge-timeout", type=positive, metavar="S", help=TIME_LIMIT)
     canary.add_argument("--record", action="store_true", help="record its replies instead")
     canary.add_argument("--threshold", type=CHANGES, default=THRESHOLD, help="changes allowed")
     canary.add_argument("--json", action="store_true", help="print one JSON object")

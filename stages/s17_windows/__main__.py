@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from stages.s01_model.cli import run_cli, short
+from stages.s01_model.cli import Parser, run_cli, short
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import dumps
 from stages.s06_resilience.guard import Progress
@@ -33,7 +33,7 @@ FILES, PAIRS = "windows: files read", "windows: pairs tested"  # what progress l
 def main(argv: list[str] | None = None, prog: str = "python -m stages.s17_windows") -> int:
     """How the scores moved from window to window; exit 1 on a shift, a steady rise, or a
     figure not evaluated. The demo exits 0 when it finds the biased judge's rise only."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Scores over time: shifts, and a steady rise.",
     )

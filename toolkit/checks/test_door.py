@@ -218,11 +218,15 @@ def test_each_verbs_help_has_its_options_an_example_its_exit_codes_and_its_keys(
     assert result.returncode == 0, result.stderr
     shown, known = result.stdout, BY_NAME[verb]
     assert shown.startswith(f"usage: honest-evals {verb}")
+    assert str(ROOT) not in shown  # a default path is shown from the course's folder
     assert f"example:\n  {known.example}\n" in shown
     flat = " ".join(shown.split())  # a long line is wrapped
     for code, meaning in EXIT_CODES:
         assert f"{code} {known.one if code == 1 else meaning}" in flat
-    keys = re.search(r"^--json keys: (.+?)\n\n", shown, re.MULTILINE | re.DOTALL)
+    options = shown.split("\nexample:\n")[0]  # the stage's own help, or the door's
+    assert ("--json" in options) == known.json  # the verb takes --json when the door says so
+    where = "--json keys" if known.json else "no --json; what it writes"
+    keys = re.search(rf"^{where}: (.+?)\n\n", shown, re.MULTILINE | re.DOTALL)
     assert keys is not None
     readmes = " ".join(keys.group(1).split()).split(", ")
     assert readmes and all((ROOT / readme).is_file() for readme in readmes)

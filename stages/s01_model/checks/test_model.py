@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -15,7 +16,7 @@ from fakes.scripted_model import (
     ScriptedModel,
     parse_script,
 )
-from stages.s01_model.cli import run_cli
+from stages.s01_model.cli import ROOT, Parser, run_cli
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.files import load_json, load_toml, read_jsonl
 from stages.s01_model.model import SYSTEM_PROMPT, Answer, Message, ToolCall, ask
@@ -215,3 +216,25 @@ def test_a_trace_that_cannot_be_written_is_one_line_before_the_demo_runs(tmp_pat
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert ended.returncode == 0, ended.stderr
     assert read_jsonl(written)  # the demo's trace, where it was asked for
+
+
+def test_an_options_help_gives_its_default_once_and_a_path_from_the_course_folder():
+    parser = Parser(prog="demo")
+    parser.add_argument("--out", type=Path, default=ROOT / "reports" / "x.json", help="the report")
+    parser.add_argument("--repeats", type=int, default=0, help="how many")  # 0 is a value
+    parser.add_argument("--share", default="5%", help="of the calls")  # argparse formats help
+    parser.add_argument("--limit", default=30, help="seconds (default 30; or the file's)")
+    parser.add_argument("--json", action="store_true", help="one object")  # off unless given
+    parser.add_argument("--config", help="a settings file")  # nothing unless given
+    gate = parser.add_subparsers().add_parser("gate")  # a sub-command's parser is one too
+    gate.add_argument("--reply", default="bare", help="reply form")
+    shown = " ".join(parser.format_help().split()) + " "  # as printed, unwrapped
+    assert "--out OUT the report (default: reports/x.json)" in shown
+    assert "--repeats REPEATS how many (default: 0)" in shown
+    assert "--share SHARE of the calls (default: 5%)" in shown
+    assert shown.endswith(  # the help that says it already, and the two with nothing to say
+        "--limit LIMIT seconds (default 30; or the file's) --json one object --config CONFIG a "
+        "settings file "
+    )
+    assert "-h, --help show this help message and exit --out" in shown  # its default: SUPPRESS
+    assert "--reply REPLY reply form (default: bare)" in " ".join(gate.format_help().split())

@@ -1,6 +1,7 @@
 """The calibration gate: each rule at its threshold; a rule whose measure is not evaluated
 fails."""
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -32,6 +33,24 @@ def test_the_gate_fails_the_biased_judge_and_passes_the_steady_one(cli):
     assert biased.stdout.count("  FAIL  ") == 3 and "FAILED: 0 of 3 rules" in biased.stdout
     steady = cli("stages.s10_agreement", "gate", "--judge", "steady")
     assert steady.returncode == 0 and "passed: 3 of 3 rules" in steady.stdout
+
+
+@pytest.mark.parametrize(("judge", "status"), [("steady", 0), ("biased", 1)])
+def test_the_gates_json_holds_each_rule_as_printed_and_its_verdict_is_the_exit(cli, judge, status):
+    text = cli("stages.s10_agreement", "gate", "--judge", judge)
+    result = cli("stages.s10_agreement", "gate", "--judge", judge, "--json")
+    shown = json.loads(result.stdout)  # one object, nothing printed beside it
+    assert set(shown) == {"judge", "unscored", "config", "rules", "passed"}  # the lesson's keys
+    assert (result.returncode, text.returncode, shown["passed"]) == (status, status, status == 0)
+    printed = [line for line in text.stdout.splitlines() if line.startswith(("  pass", "  FAIL"))]
+    assert printed == [
+        f"  {'pass' if rule['passed'] else 'FAIL'}  {rule['name']}: {rule['value']} — "
+        f"{rule['limit']}"
+        for rule in shown["rules"]
+    ]
+    calls, unscored = shown["judge"]["calls"], shown["unscored"]["count"]
+    assert f"  {calls} calls, {unscored} unscored" in text.stdout
+    assert (shown["judge"]["name"], shown["config"]) == (judge, "stages/s10_agreement/gate.toml")
 
 
 @pytest.mark.parametrize(

@@ -109,6 +109,23 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
     assert "passed: 4 of 4 rules" in again.stdout
 
 
+def test_the_gates_json_is_stage_10s_with_the_historys_rules_and_one_verdict(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    text = run(cli, "gate", path, SUCCESSOR)
+    result = run(cli, "gate", path, SUCCESSOR, "--json")
+    shown = json.loads(result.stdout)  # one object, nothing printed beside it
+    assert set(shown) == {"judge", "unscored", "config", "rules", "passed", "history"}
+    assert set(shown["history"]) == {"file", "runs", "rules"}
+    assert shown["history"]["runs"] == 2  # the calibration, and the text gate's record
+    assert [rule["passed"] for rule in shown["rules"]] == [True, True, True]  # stage 10's
+    stale = shown["history"]["rules"][0]  # the successor is not the model calibrated
+    assert (stale["name"], stale["passed"]) == ("same judge as calibrated", False)
+    assert f"  FAIL  same judge as calibrated: {stale['value']}" in text.stdout
+    assert (result.returncode, text.returncode, shown["passed"]) == (1, 1, False)
+    assert [r.passed for r in history.load(path)] == [None, False, False]  # each gate kept
+
+
 def test_a_silent_update_under_the_same_name_fails_on_its_figures_and_canaries(
     cli, tmp_path, monkeypatch
 ):
