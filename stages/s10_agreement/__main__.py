@@ -28,7 +28,7 @@ from stages.s10_agreement.commands import (
     measure_report,
     outputs,
 )
-from stages.s10_agreement.gate import load_gate
+from stages.s10_agreement.gate import judge_gate, load_gate
 from stages.s10_agreement.report import render
 from stages.s10_agreement.structured import Reply
 
@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") 
     chosen, reply = resolve(args.judge), Reply(args.reply)
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made
-        return emit_gate(measure_gate(chosen, reply), limits, args.config, reply, None, args.json)
+        run = measure_gate(chosen, reply)
+        rules = judge_gate(run.verbosity, run.calibration, limits)
+        return emit_gate(run, rules, args.config, reply, None, args.json)
     files = outputs(args.out, args.plots)
     report = measure_report(chosen, resolve("steady"), args.repeats, reply)
     return emit_report(report, render(report), args.json, files, args.write_rubric_record)

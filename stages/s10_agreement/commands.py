@@ -22,7 +22,7 @@ from stages.s09_calibration.commands import Commands, add_report, written
 from stages.s09_calibration.measures import plain
 from stages.s09_calibration.report import Side, unscored_line
 from stages.s09_calibration.twins import load_twins
-from stages.s10_agreement.gate import GATE_FILE, Rule, Thresholds, judge_gate
+from stages.s10_agreement.gate import GATE_FILE, Rule
 from stages.s10_agreement.people import AgreedRun, asking, calibrate_against_people
 from stages.s10_agreement.report import Report, to_json
 from stages.s10_agreement.rubric_change import rubric_change
@@ -125,20 +125,19 @@ def gate_json(run: AgreedRun, rules: list[Rule], config: Path, down: str | None)
 
 
 def emit_gate(
-    run: AgreedRun, limits: Thresholds, config: Path, reply: Reply, down: str | None, as_json: bool
+    run: AgreedRun, rules: list[Rule], config: Path, reply: Reply, down: str | None, as_json: bool
 ) -> int:
-    """Check every rule and print each, or the gate as one JSON object; 1 when any fails.
+    """Print every rule (`judge_gate`'s), or the gate as one JSON object; 1 when any fails.
     `down`: why the judge stopped being asked, when it did."""
-    rules = judge_gate(run.verbosity, run.calibration, limits)
+    failed = sum(not rule.passed for rule in rules)
     if as_json:
         print(dumps(gate_json(run, rules, config, down)))
-        return 0 if all(rule.passed for rule in rules) else 1
+        return 1 if failed else 0
     print(f"calibration gate for {run.judge.name} ({short(config)}):")
     print(f"  {run.judge.calls} calls, {unscored_line(run.unscored, reply.hint)}")
     if down is not None:
         print(f"  the judge is {down}")
     for rule in rules:
         print(f"  {'pass' if rule.passed else 'FAIL'}  {rule.name}: {rule.value} — {rule.limit}")
-    failed = sum(not rule.passed for rule in rules)
     print(f"{'FAILED' if failed else 'passed'}: {len(rules) - failed} of {len(rules)} rules")
     return 1 if failed else 0

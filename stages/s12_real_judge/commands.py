@@ -18,7 +18,7 @@ from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement import commands as calibration
-from stages.s10_agreement.gate import load_gate
+from stages.s10_agreement.gate import judge_gate, load_gate
 from stages.s10_agreement.people import AgreedRun
 from stages.s10_agreement.structured import Reply
 from stages.s11_correction.corrected_run import calibrate_and_correct
@@ -72,7 +72,8 @@ def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
     if args.command == "gate":
         limits = load_gate(args.config)  # read before any call is made
         _, run, down = measure_gate(request, reply, wire)
-        return calibration.emit_gate(run, limits, args.config, reply, down, args.json)
+        rules = judge_gate(run.verbosity, run.calibration, limits)
+        return calibration.emit_gate(run, rules, args.config, reply, down, args.json)
     files = calibration.outputs(args.out, args.plots)
     chosen, control = wire.choose(request), control_of(request)
     measure = partial(calibration.measure_report, calibrate=calibrate_and_correct)

@@ -129,7 +129,7 @@ def run_gate(args: argparse.Namespace) -> int:
         shown = {**gate_json(run, gated, args.config, down), "passed": passed}
         print(dumps({**shown, "history": against}))
     else:
-        emit_gate(run, limits, args.config, reply, down, False)
+        emit_gate(run, gated, args.config, reply, down, False)
         print_rules(args.history, len(records), rules)
     history.append(args.history, replace(now, passed=passed))
     return 0 if passed else 1
