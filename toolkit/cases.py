@@ -143,3 +143,17 @@ CASES["windows"] = [
     Case(("{tmp}/one.csv",), 2, files=(("one.csv", LOW),)),
 ]
 # <<<
+# >>> stage 18
+SAME["pairs"] = Same(("--json",))
+FAIR = "id,length_1,length_2,verdict,verdict_swapped,label\n" + "".join(
+    f"p{n},{10 + n},{30 - n},{'first' if n % 2 else 'second'},"
+    f"{'second' if n % 2 else 'first'},{1 if n % 2 else 2}\n"
+    for n in range(12)
+)  # a judge that follows the label in both orders: no slot, no taste beyond the labels
+CASES["pairs"] = [
+    Case((), 0),
+    Case(("audit", "{tmp}/fair.csv"), 0, files=(("fair.csv", FAIR),)),
+    Case(("audit", "fixtures/llmbar/chatgpt_natural.csv"), 1),
+    Case(("audit", "{tmp}/none.csv"), 2),
+]
+# <<<

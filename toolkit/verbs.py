@@ -228,4 +228,16 @@ VERBS.append(
     )
 )
 # <<<
+# >>> stage 18
+VERBS.append(
+    Verb(
+        "pairs",
+        "pairwise verdicts in both orders: six real judges on record, or your log (audit FILE)",
+        "honest-evals pairs && honest-evals pairs audit fixtures/llmbar/chatgpt_natural.csv",
+        "your log's judge shows a flaw or a measure was not evaluated (audit); the control "
+        "shows a flaw or a measure was not evaluated (the record)",
+        [Route(18, "stages.s18_judges_on_record")],
+    )
+)
+# <<<
 BY_NAME = {verb.name: verb for verb in VERBS}
