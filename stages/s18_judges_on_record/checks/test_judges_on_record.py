@@ -162,13 +162,22 @@ def test_the_benchmarks_kappa_sets_the_judge_coded_1_0_against_the_label_coded_1
 
 
 def test_the_fixture_is_what_the_importer_makes_of_the_benchmarks_files(tmp_path):
+    # what the importer derives from the fixture's own rows is there, sorted as it writes them
+    pairs, verdicts = (
+        (FIXTURE / name).read_text("utf-8") for name in ("pairs.jsonl", "verdicts.jsonl")
+    )
+    for text in (pairs, verdicts):
+        assert text.splitlines() == sorted(text.splitlines())
+    example = import_llmbar.example_log(pairs.splitlines(), verdicts.splitlines())
+    assert (FIXTURE / "chatgpt_natural.csv").read_text("utf-8") == example
+    assert (FIXTURE / "SOURCE.md").read_text("utf-8") == import_llmbar.SOURCE
+    # and, where the benchmark's files are at hand, every file is what they make
     source = os.environ.get("LLMBAR_DATASET")  # the benchmark's Dataset/LLMBar folder
-    if not source:
-        pytest.skip("set LLMBAR_DATASET to the benchmark's Dataset/LLMBar folder to hold the "
-                    "fixture to it")  # fmt: skip
-    assert import_llmbar.main([source, "--out", str(tmp_path)]) == 0
-    for name in ("pairs.jsonl", "verdicts.jsonl", "statistics.json", "LICENSE", "SOURCE.md"):
-        assert (tmp_path / name).read_bytes() == (FIXTURE / name).read_bytes(), name
+    if source:
+        assert import_llmbar.main([source, "--out", str(tmp_path)]) == 0
+        for name in ("pairs.jsonl", "verdicts.jsonl", "statistics.json", "LICENSE", "SOURCE.md",
+                     "chatgpt_natural.csv"):  # fmt: skip
+            assert (tmp_path / name).read_bytes() == (FIXTURE / name).read_bytes(), name
 
 
 def test_the_fixture_stays_small_and_names_its_source():
