@@ -44,7 +44,6 @@ def measured(held):
     [
         ("Output (a) says more. Therefore, Output (b) is better.", "b"),
         ("Output (a) is better. It follows the instruction.", "a"),  # the verdict first
-        ("Output (b) is better. ... Therefore, Output (a) is better.", None),  # both: no guess
         ("Neither Output (a) nor Output (b) is better.", None),  # names no winner
         ("Output (a) is not better, and Output (b) is better.", "b"),
         ("output (a) is better.", None),  # written otherwise: not the phrase asked for
@@ -61,6 +60,7 @@ def test_a_reply_that_names_both_slots_is_unscored_not_the_first_named():
     # the benchmark searched for "(a)" first and took it; we keep the reply unscored
     assert read_reply("In detail, Output (a) is better. Overall, Output (b) is better.") is None
     assert read_reply("Output (b) is better.\n\nOutput (a) is better because ...") is None
+    assert read_reply("Output (b) is better. ... Therefore, Output (a) is better.") is None
 
 
 def read_synthesis(reply):
