@@ -24,9 +24,12 @@ CONCISE = ("rewards brevity", "rewards thoroughness by volume", "no shift")
 
 
 def plain(value: Any) -> Any:
-    """A value as JSON holds it: records become objects, tuples become lists."""
+    """A value as JSON holds it: records become objects, tuples become lists, and a dict's
+    values are made plain in turn."""
     if hasattr(value, "to_json"):
         return value.to_json()
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
     if is_dataclass(value) and not isinstance(value, type):
         shown = [f for f in fields(value) if f.metadata.get("json", True)]
         return {f.name: plain(getattr(value, f.name)) for f in shown}

@@ -35,6 +35,7 @@ from stages.s01_model.cli import short
 from stages.s01_model.errors import CourseInputError
 from stages.s08_eval.findings import Finding
 from stages.s08_eval.judge import VERDICTS
+from stages.s09_calibration.measures import plain
 from stages.s09_calibration.stats import Interval
 from stages.s14_audit.cells import CSV_RULES, Rules, Unusable, blank, shown
 from stages.s14_audit.rows import name_row, read_each, rows_of
@@ -167,7 +168,7 @@ class LogAudit:
         log, (people, ci) = self.log, self.people
         counts = {"rows": log.rows, "used": log.used, "skipped": log.skipped,
                   "problems": log.problems}  # fmt: skip
-        return {"file": self.file, **counts, "unread": self.unread(), **r.jsonable(self.measured),
+        return {"file": self.file, **counts, "unread": self.unread(), **plain(self.measured),
                 "people": {"alpha": people, "ci": ci}}  # fmt: skip
 
     def clean(self) -> bool:

@@ -3,7 +3,7 @@ experts' labels read as a judge); the panel; our reading of the replies beside t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from stages.s08_eval.findings import Finding
@@ -47,7 +47,7 @@ class Report:
     reading: dict[str, Beside]
 
     def to_json(self) -> dict[str, Any]:
-        return {"scopes": jsonable(self.scopes), "reading": jsonable(self.reading)}
+        return {"scopes": plain(self.scopes), "reading": plain(self.reading)}
 
     def clean(self) -> bool:
         """Every measure evaluated, and none found on the control: the report's exit 0."""
@@ -65,17 +65,6 @@ def report(record: Record) -> Report:
         rows[CONTROL] = measured(m.as_judge(some.label, some.longer))
         scopes[name] = Scope(some.pairs, rows, panel(judged, some.label))
     return Report(scopes, record.beside)
-
-
-def jsonable(value: Any) -> Any:
-    """A record as JSON holds it: stage 9's `plain`, into dicts and records of records."""
-    if isinstance(value, dict):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [jsonable(item) for item in value]
-    if is_dataclass(value) and not isinstance(value, (type, Measure)):
-        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
-    return plain(value)
 
 
 # ---- rendering: a row a judge, a figure with its interval, * for a finding ----------------

@@ -18,10 +18,11 @@ from scipy.stats import binomtest
 
 from scripts import import_llmbar
 from stages.s01_model.errors import CourseInputError
+from stages.s09_calibration.measures import plain
 from stages.s18_judges_on_record import measures, pairlog, panel, record, resampled
 from stages.s18_judges_on_record.measures import NOT_ASKED, ONE, TIE, TWO, UNREAD, Judged
 from stages.s18_judges_on_record.reading import KINDS, original, read_reply
-from stages.s18_judges_on_record.report import CONTROL, figure, jsonable, render, report
+from stages.s18_judges_on_record.report import CONTROL, figure, render, report
 
 FIXTURE = record.RECORD
 
@@ -449,7 +450,7 @@ def test_a_log_of_chatgpts_natural_verdicts_audits_as_the_record_reports_them(me
     # pairlog.py; the report's row comes from the fixture read by record.py and reading.py
     log = pairlog.audit(FIXTURE / "chatgpt_natural.csv")
     row = measured.scopes["Natural"].judges["ChatGPT"]
-    assert jsonable(log.measured) == jsonable(row)
+    assert plain(log.measured) == plain(row)
     assert (log.log.rows, log.log.used, log.log.skipped) == (100, 100, 0)
 
 
