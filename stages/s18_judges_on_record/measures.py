@@ -113,7 +113,7 @@ class Agreement:
     right: int
     labelled: int  # pairs labelled ONE or TWO: the denominator
     unread: int  # of them, pairs without a verdict: a reply unread (either, for both orders)
-    share: float | None
+    share: float | None  # None when too few were read to say (stage 8's rule), never 0
     ci: Interval | None
     kappa: float | None  # over the labelled pairs it chose an output for; None for both orders
     kappa_ci: Interval | None
@@ -143,7 +143,8 @@ def right(of: str, label: Array, verdict: Array, unread: Array) -> Agreement:
     n, hits, chosen = int(label.size), int((verdict == label).sum()), verdict > TIE
     table = np.bincount((label[chosen] - 1) * 2 + verdict[chosen] - 1, minlength=4)
     kappa, kappa_ci = (None, None) if of == "both orders" else resampled.estimate(table, kappa_of)
-    share, ci = (hits / n, wilson(hits, n)) if n else (None, None)
+    short = Evidence(n - int(unread.sum()), n).shortfall()  # too few read: no share, not a 0
+    share, ci = (hits / n, wilson(hits, n)) if short is None else (None, None)
     return Agreement(of, hits, n, int(unread.sum()), share, ci, kappa, kappa_ci)
 
 

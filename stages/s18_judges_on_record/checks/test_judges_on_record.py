@@ -301,6 +301,20 @@ def test_a_verdict_that_changed_with_the_order_is_not_right_in_both():
 
 
 @pytest.mark.failure_mode
+def test_accuracy_with_too_few_replies_read_is_not_evaluated_never_a_zero():
+    # three labelled pairs: none read, then one of three read (under stage 8's half)
+    none = measures.agreement(judge_of([UNREAD] * 3, [UNREAD] * 3, [ONE, TWO, ONE]))
+    assert [(a.share, a.ci, a.right, a.unread) for a in none] == [(None, None, 0, 3)] * 3
+    one = measures.agreement(judge_of([ONE, UNREAD, UNREAD], [NOT_ASKED] * 3, [ONE, TWO, ONE]))
+    assert [(a.of, a.share, a.right, a.labelled, a.unread) for a in one] == [
+        ("shown", None, 1, 3, 2)
+    ]
+    # two of three read is enough: 1 right of 3, the unread one counted as not right
+    two = measures.agreement(judge_of([ONE, ONE, UNREAD], [NOT_ASKED] * 3, [ONE, TWO, ONE]))
+    assert two[0].share == pytest.approx(1 / 3)
+
+
+@pytest.mark.failure_mode
 def test_an_unread_reply_is_unscored_never_a_tie():
     # ten pairs read in both orders and the same; two whose reply could not be read as shown
     shown, swapped = [ONE] * 10 + [UNREAD] * 2, [ONE] * 12
