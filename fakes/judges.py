@@ -270,15 +270,47 @@ class JsonJudge:
 
 
 # <<<
+# >>> stage 11
+class PeopleJudge:
+    """A judge that agrees with people on every calibration answer: no real judge does.
+
+    score: the person's score of a calibration answer, and of either twin of it (padding and
+    cutting change no fact, so a person would score them alike); any other text as the steady
+    judge scores it. compare: the answer people scored higher wins, in either order. It is
+    the mirrored half of the certified gate: a judge that good is certified even on 48 labels.
+    """
+
+    def __init__(self) -> None:
+        from pathlib import Path
+
+        fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+        cases = json.loads((fixtures / "calibration.json").read_text(encoding="utf-8"))
+        twins = json.loads((fixtures / "twins.json").read_text(encoding="utf-8"))
+        person = {case["id"]: case["human_score"] for case in cases}
+        self.people = {case["answer"]: case["human_score"] for case in cases}
+        for twin in twins:
+            self.people |= {twin[form]: person[twin["id"]] for form in ("padded", "concise")}
+
+    def score(self, task: str, answer: str, reference: str) -> str:
+        found = self.people.get(answer)
+        return SteadyJudge().score(task, answer, reference) if found is None else str(found)
+
+    def compare(self, task: str, first: str, second: str) -> str:
+        if first in self.people and second in self.people:
+            return _verdict(self.people[first], self.people[second])
+        return SteadyJudge().compare(task, first, second)
+
+
+# <<<
 # >>> stage 16
 
 
 class VersionedJudge:
     """A judge behind a provider's model name, which the provider updates without notice.
 
-    Version 1 grades as the steady judge does. Version 2, under the same `model` name, also
-    pays a point for every 60 characters: what a silent update can do to an instrument that
-    was calibrated before it.
+    Version 1 grades as the people judge does (stage 11: a judge the gate can certify).
+    Version 2, under the same `model` name, also pays a point for every 60 characters: what a
+    silent update can do to an instrument that was calibrated before it.
     """
 
     def __init__(self, version: int = 1, model: str = "shop-judge") -> None:
@@ -286,11 +318,11 @@ class VersionedJudge:
         self.model = model  # what the provider calls it, in both versions
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        steady = int(SteadyJudge().score(task, answer, reference))
-        return str(steady if self.version == 1 else min(10, steady + len(answer) // 60))
+        first = int(PeopleJudge().score(task, answer, reference))
+        return str(first if self.version == 1 else min(10, first + len(answer) // 60))
 
     def compare(self, task: str, first: str, second: str) -> str:
-        return SteadyJudge().compare(task, first, second)
+        return PeopleJudge().compare(task, first, second)
 
 
 def updated_judge() -> VersionedJudge:

@@ -69,6 +69,10 @@ CASES["gate"] = [
 # >>> stage 11
 SAME["correct"] = Same(("--json",))
 CASES["correct"] = [Case((), 0), Case(("--bogus",), 2)]
+# 48 labels cannot certify the steady judge; a judge that agrees with all of them, they can
+SAME["gate"] = Same(("--judge", "fakes.judges:PeopleJudge", "--json"))
+CASES["gate"][0] = Case(("--judge", "steady"), 1)
+CASES["gate"].append(Case(("--judge", "fakes.judges:PeopleJudge"), 0))
 # <<<
 # >>> stage 12
 

@@ -122,6 +122,7 @@ CORRECT = Verb(
     [Route(11, "stages.s11_correction", ("correct",))],
 )
 VERBS.append(CORRECT)
+GATE.routes.append(Route(11, "stages.s11_correction", ("gate",)))
 # <<<
 # >>> stage 12
 SPECS += ", openai:MODEL"

@@ -37,18 +37,19 @@ Calibrate = Callable[..., AgreedRun]
 
 
 def add_commands(
-    commands: Any, specs: str, out: Path, name: str = "report", gate: bool = True
+    commands: Any, specs: str, out: Path, name: str = "report", gate: Path | None = GATE_FILE
 ) -> Commands:
-    """The report (under `name`) and the gate, for this stage and the ones that carry them."""
+    """The report (under `name`) and the gate with its thresholds' file (None: no gate), for
+    this stage and the ones that carry them."""
     report = add_report(commands, name, specs, out)
     report.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
     record = f"also write the rubric change to {RUBRIC_RECORD.name} (the lesson quotes it)"
     report.add_argument("--write-rubric-record", action="store_true", help=record)
-    if not gate:
+    if gate is None:
         return {name: report}
     gated = commands.add_parser("gate", help="exit 1 unless the judge passes every rule")
     gated.add_argument("--judge", default="biased", help=specs)
-    gated.add_argument("--config", type=Path, default=GATE_FILE, help="thresholds (TOML)")
+    gated.add_argument("--config", type=Path, default=gate, help="thresholds (TOML)")
     gated.add_argument("--reply", choices=REPLIES, default="bare", help="reply form")
     gated.add_argument("--json", action="store_true", help="print one JSON object")
     return {name: report, "gate": gated}

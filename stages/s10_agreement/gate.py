@@ -36,41 +36,41 @@ class Rule:
     passed: bool
 
 
-def load_gate(path: Path = GATE_FILE) -> Thresholds:
-    """The thresholds; a missing, unknown or mistyped one is an error naming the file."""
-    config, kinds = load_toml(path), get_type_hints(Thresholds)
-    unknown = sorted(set(config) - set(kinds))
-    if unknown:
-        known = ", ".join(kinds)
-        raise CourseInputError(f"{path}: unknown setting {unknown[0]!r}; known: {known}")
-    for name, kind in kinds.items():
+def load_gate(path: Path = GATE_FILE, kind: type[Thresholds] = Thresholds) -> Thresholds:
+    """The thresholds (a later stage's `kind` adds its own); an error names the file."""
+    config, kinds = load_toml(path), get_type_hints(kind)
+    if unknown := sorted(set(config) - set(kinds)):
+        raise CourseInputError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(kinds)}")
+    for name, wanted in kinds.items():
         value = config.get(name)
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        if wanted is float and isinstance(value, int) and not isinstance(value, bool):
             config[name] = value = float(value)  # a whole number where a fraction is expected
-        if not isinstance(value, kind):
-            raise CourseInputError(f"{path}: {name} must be {kind.__name__}, got {value!r}")
-    return Thresholds(**{f.name: config[f.name] for f in fields(Thresholds)})
+        if not isinstance(value, wanted):
+            raise CourseInputError(f"{path}: {name} must be {wanted.__name__}, got {value!r}")
+    return kind(**{f.name: config[f.name] for f in fields(kind)})
 
 
 def judge_gate(verbosity: TwinShift, calibration: Trust, limits: Thresholds) -> list[Rule]:
     """Each rule with its measured value, its limit, and whether it passed."""
-    enforced = limits.fail_on_verbosity_bias
-    must = "must not" if enforced else "(not enforced)"
-    at_most, at_least = f"at most {limits.max_flip_rate:.2f}", f"at least {limits.min_kappa:.2f}"
-    if verbosity.state == Finding.NOT_EVALUATED:
-        why = f"not evaluated ({verbosity.outcome.reason})"
-        rules = [Rule(SHIFT, why, must, not enforced), Rule(FLIPS, why, at_most, False)]
-    else:
-        found = verbosity.state == Finding.FOUND
-        rate, flipped = verbosity.flips / verbosity.n, f"({verbosity.flips} of {verbosity.n})"
-        rules = [
-            Rule(SHIFT, "yes" if found else "no", must, not (found and enforced)),
-            Rule(FLIPS, f"{rate:.2f} {flipped}", at_most, rate <= limits.max_flip_rate),
-        ]
-    kappa = calibration.kappa
+    rules, kappa = twin_rules(verbosity, limits), calibration.kappa
+    at_least = f"at least {limits.min_kappa:.2f}"
     if calibration.state == Finding.NOT_EVALUATED or kappa is None:
         why = f"not evaluated ({calibration.outcome.reason})"
-        rules.append(Rule(KAPPA, why, at_least, False))
-    else:
-        rules.append(Rule(KAPPA, f"{kappa:.2f}", at_least, kappa >= limits.min_kappa))
-    return rules
+        return [*rules, Rule(KAPPA, why, at_least, False)]
+    return [*rules, Rule(KAPPA, f"{kappa:.2f}", at_least, kappa >= limits.min_kappa)]
+
+
+def twin_rules(verbosity: TwinShift, limits: Thresholds) -> list[Rule]:
+    """The two rules read from the twins: the verbosity shift and the flip rate."""
+    enforced = limits.fail_on_verbosity_bias
+    must = "must not" if enforced else "(not enforced)"
+    at_most = f"at most {limits.max_flip_rate:.2f}"
+    if verbosity.state == Finding.NOT_EVALUATED:
+        why = f"not evaluated ({verbosity.outcome.reason})"
+        return [Rule(SHIFT, why, must, not enforced), Rule(FLIPS, why, at_most, False)]
+    found = verbosity.state == Finding.FOUND
+    rate, flipped = verbosity.flips / verbosity.n, f"({verbosity.flips} of {verbosity.n})"
+    return [
+        Rule(SHIFT, "yes" if found else "no", must, not (found and enforced)),
+        Rule(FLIPS, f"{rate:.2f} {flipped}", at_most, rate <= limits.max_flip_rate),
+    ]

@@ -2,14 +2,16 @@
 ways, and the simulated world where the true rate is known.
 
     python -m stages.s11_correction report  [stage 10's report options]
+    python -m stages.s11_correction gate    [stage 10's gate options]
     python -m stages.s11_correction correct [--json]
 
 Without a command, `report` runs: stage 10's report, with the pass rate as the judge gives
 it, as people give it, and corrected (Rogan-Gladen and PPI++) under each side's agreement.
-`correct` draws the lesson's simulated world and shows the four estimates against the truth.
+`gate` is stage 10's, its rules read from people's labels certified on their intervals
+(certify.py). `correct` draws the lesson's simulated world: four estimates against the truth.
 
-Exit status: as stage 10's report; for `correct`, 0 when the judge alone misses the truth and
-both corrections contain it, 1 when they are not told apart; 2 for bad input.
+Exit status: as stage 10's report and gate; for `correct`, 0 when the judge alone misses the
+truth and both corrections contain it, 1 when they are not told apart; 2 for bad input.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from stages.s08_eval.specs import SPECS, resolve
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement.commands import (
     add_commands,
+    emit_gate,
     emit_report,
+    measure_gate,
     measure_report,
     outputs,
 )
 from stages.s10_agreement.structured import Reply
+from stages.s11_correction.certify import GATE_FILE, judge_gate, load_limits
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import lesson_json, lesson_lines, render
 from stages.s11_correction.simulation import lesson
@@ -39,13 +44,17 @@ def main(argv: list[str] | None = None, prog: str = PROG, name: str = "report") 
     """The command; `name` is what its report goes by (the front door calls it calibrate)."""
     found = Parser(prog=prog, description="The corrected pass rate.")
     sub = found.add_subparsers(dest="command", required=True)
-    commands = add_commands(sub, SPECS, REPORT_FILE, name, gate=False)
+    commands = add_commands(sub, SPECS, REPORT_FILE, name, gate=GATE_FILE)
     correct = sub.add_parser("correct", help="the simulated world: four estimates, one truth")
     correct.add_argument("--json", action="store_true", help="print one JSON object")
     args = parse(found, {**commands, "correct": correct}, sys.argv[1:] if argv is None else argv)
     if args.command == "correct":
         return simulated(args.json)
     chosen, reply = resolve(args.judge), Reply(args.reply)
+    if args.command == "gate":
+        limits = load_limits(args.config)  # read before any call is made
+        run = measure_gate(chosen, reply)
+        return emit_gate(run, judge_gate(run, limits), args.config, reply, None, args.json)
     files = outputs(args.out, args.plots)
     report = measure_report(
         chosen, resolve("steady"), args.repeats, reply, calibrate=calibrate_and_correct

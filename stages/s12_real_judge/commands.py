@@ -1,5 +1,5 @@
 """The commands on the wire: stage 8's report (`eval`), stage 11's report (`calibrate`) and
-stage 10's gate, each with its questions fetched ahead and its judge reached through a `Wire`
+stage 11's gate, each with its questions fetched ahead and its judge reached through a `Wire`
 (a later stage's brings judges of its own)."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from stages.s08_eval.report import evaluation
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.commands import parse
 from stages.s10_agreement import commands as calibration
-from stages.s10_agreement.gate import judge_gate, load_gate
 from stages.s10_agreement.people import AgreedRun
 from stages.s10_agreement.structured import Reply
+from stages.s11_correction.certify import GATE_FILE, judge_gate, load_limits
 from stages.s11_correction.corrected_run import calibrate_and_correct
 from stages.s11_correction.report import render
 from stages.s12_real_judge.judges import WIRE, JudgeRequest, Wire, control_of, settle
@@ -61,18 +61,18 @@ def run_eval(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
 
 
 def run_calibration(argv: list[str], prog: str, wire: Wire = WIRE) -> int:
-    """Stage 11's report (`calibrate`) or stage 10's gate, with the questions fetched ahead."""
+    """Stage 11's report (`calibrate`) or its gate, with the questions fetched ahead."""
     parser = Parser(prog=prog, description="Calibrate a judge against people.")
     sub = parser.add_subparsers(dest="command", required=True)
-    commands = calibration.add_commands(sub, wire.specs, CALIBRATION_REPORT, name="calibrate")
+    commands = calibration.add_commands(sub, wire.specs, CALIBRATION_REPORT, "calibrate", GATE_FILE)
     for command in commands.values():
         wire.options(command)
     args = parse(parser, commands, argv)
     request, reply = request_of(args), Reply(args.reply)
     if args.command == "gate":
-        limits = load_gate(args.config)  # read before any call is made
+        limits = load_limits(args.config)  # read before any call is made
         _, run, down = measure_gate(request, reply, wire)
-        rules = judge_gate(run.verbosity, run.calibration, limits)
+        rules = judge_gate(run, limits)
         return calibration.emit_gate(run, rules, args.config, reply, down, args.json)
     files = calibration.outputs(args.out, args.plots)
     chosen, control = wire.choose(request), control_of(request)

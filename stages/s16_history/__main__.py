@@ -9,7 +9,7 @@ and its canaries asked again.
 
 `calibrate` measures the judge as the gate does and appends the record; one whose kappa or
 verbosity could not be measured is not recorded (it would become a baseline of nothing), and
-exits 1. `gate` checks stage 10's rules, then the history's (staleness.py), and with
+exits 1. `gate` checks stage 11's rules, then the history's (staleness.py), and with
 --canaries asks the judge its canaries too (canary.py); it appends its record either way and
 exits 1 when any rule fails. The replies a run paid for stay in stage 12's journal. `canary`
 asks a judge its canaries and exits 1 when more replies changed than allowed, or when they
@@ -33,8 +33,9 @@ from stages.s08_eval.findings import Finding
 from stages.s08_eval.specs import JudgeChoice
 from stages.s09_calibration.measures import plain
 from stages.s10_agreement.commands import REPLIES, emit_gate, gate_json
-from stages.s10_agreement.gate import GATE_FILE, Rule, judge_gate, load_gate
+from stages.s10_agreement.gate import Rule
 from stages.s10_agreement.structured import Reply
+from stages.s11_correction.certify import GATE_FILE, judge_gate, load_limits
 from stages.s12_real_judge import commands
 from stages.s12_real_judge.judges import TIME_LIMIT, positive, settle
 from stages.s13_local_model.judges import SPECS, add_options, wire
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m stages.s16_histor
 def add_commands(commands: Any) -> None:
     """calibrate, gate and history: the history's commands."""
     for name, about in (("calibrate", "measure the judge, add it to the history"),
-                        ("gate", "stage 10's gate, then the history's rules")):  # fmt: skip
+                        ("gate", "stage 11's gate, then the history's rules")):  # fmt: skip
         command = commands.add_parser(name, help=about)
         command.add_argument("--history", type=Path, required=True, help="the history (JSONL)")
         command.add_argument("--judge", default="biased", help=SPECS)
@@ -112,12 +113,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_gate(args: argparse.Namespace) -> int:
-    limits, records = load_gate(args.config), history.load(args.history)
+    limits, records = load_limits(args.config), history.load(args.history)
     writable(args.history, "--history")
     request, reply = commands.request_of(args), Reply(args.reply)
     with ExitStack() as stack:  # a local judge's server stays up for its canaries
         chosen, run, down = commands.measure_gate(request, reply, wire(stack))
-        gated = judge_gate(run.verbosity, run.calibration, limits)  # stage 10's rules
+        gated = judge_gate(run, limits)  # stage 11's rules
         now = history.entry(Command.GATE, chosen, args.reply, run)
         rules = history_rules(records, now, limits)
         if args.canaries:  # asked of the judge anew: neither its journal nor this run's counts
@@ -136,7 +137,7 @@ def run_gate(args: argparse.Namespace) -> int:
 
 
 def print_rules(path: Path, runs: int, rules: list[Rule]) -> None:
-    """The history's rules, as the gate prints them after stage 10's."""
+    """The history's rules, as the gate prints them after stage 11's."""
     print(f"against the history {short(path)} ({runs} run{'s' * (runs != 1)}):")
     for rule in rules:
         limit = f" — {rule.limit}" if rule.limit else ""

@@ -23,6 +23,7 @@ from toolkit.checks.test_door import DOOR, LAST, course_copy, not_here
 from toolkit.verbs import BY_NAME, ROOT
 
 LOOPBACK_KEY = "sk-loopback-not-a-key"
+CERTIFIED = "PeopleJudge"  # the loopback's judge: one the course's 48 labels can certify
 
 
 def run(line: str, cwd: Path, env: dict[str, str]):
@@ -51,7 +52,7 @@ def test_every_door_command_the_readme_shows_runs_as_written(tmp_path):
     course, env = course_copy(tmp_path), {}
     wire = any(line.startswith("export ") for line in commands)
     assert wire == (LOOPBACK is not None), "a judge on the wire comes with the loopback server"
-    with LOOPBACK() if LOOPBACK is not None else nullcontext("") as url:
+    with LOOPBACK(CERTIFIED) if LOOPBACK is not None else nullcontext("") as url:
         for line in commands:
             if line.startswith("export "):
                 names = [pair.split("=", 1)[0] for pair in shlex.split(line)[1:]]
@@ -94,7 +95,7 @@ def test_the_ci_examples_gate_passes_the_judge_calibrated_and_fails_a_changed_on
     (gate, written), course = gates[0], course_copy(tmp_path)
     assert "--history" in gate and written["OPENAI_API_KEY"] == "${{ secrets.OPENAI_API_KEY }}"
     journal = course / ".judge-journal.sqlite"  # a fresh runner has none: each run asks anew
-    with LOOPBACK() as url:
+    with LOOPBACK(CERTIFIED) as url:
         port = int(url.rsplit(":", 1)[1].split("/")[0])
         env = {**written, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": LOOPBACK_KEY}
         assert run(once[0], course, env).returncode == 0

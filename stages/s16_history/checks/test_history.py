@@ -109,7 +109,7 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
     assert "passed: 4 of 4 rules" in again.stdout
 
 
-def test_the_gates_json_is_stage_10s_with_the_historys_rules_and_one_verdict(cli, tmp_path):
+def test_the_gates_json_is_stage_11s_with_the_historys_rules_and_one_verdict(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
     text = run(cli, "gate", path, SUCCESSOR)
@@ -118,7 +118,7 @@ def test_the_gates_json_is_stage_10s_with_the_historys_rules_and_one_verdict(cli
     assert set(shown) == {"judge", "unscored", "config", "rules", "passed", "history"}
     assert set(shown["history"]) == {"file", "runs", "rules"}
     assert shown["history"]["runs"] == 2  # the calibration, and the text gate's record
-    assert [rule["passed"] for rule in shown["rules"]] == [True, True, True]  # stage 10's
+    assert [rule["passed"] for rule in shown["rules"]] == [True] * 5  # stage 11's
     stale = shown["history"]["rules"][0]  # the successor is not the model calibrated
     assert (stale["name"], stale["passed"]) == ("same judge as calibrated", False)
     assert f"  FAIL  same judge as calibrated: {stale['value']}" in text.stdout
