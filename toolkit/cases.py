@@ -118,6 +118,12 @@ CASES["audit"] = [
 # >>> stage 15
 SAME["compare"] = Same(("--json",))
 CASES["compare"] = [Case((), 0), Case(("one-report.json",), 2)]
+SAME["budget"] = Same(("--rates", "0.9", "0.9", "--json"))
+CASES["budget"] = [
+    Case(("--rates", "0.9", "0.9"), 0),
+    Case(("--judge", "steady"), 1),  # its true-negative rate is below the bar
+    Case(("--rates", "2", "0.9"), 2),
+]
 CASES["correct"].append(Case(("no-such-report.json", "labels.csv"), 2))
 # <<<
 # >>> stage 16

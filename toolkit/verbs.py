@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # Every verb, in the order `honest-evals --help` lists them, and the stage that brings it.
 BROUGHT = {
     "eval": 8, "calibrate": 9, "gate": 10, "correct": 11, "pad": 13, "local-judge": 13,
-    "audit": 14, "compare": 15, "canary": 16, "history": 16, "windows": 17, "pairs": 18,
+    "audit": 14, "compare": 15, "budget": 15, "canary": 16, "history": 16, "windows": 17,
+    "pairs": 18,
 }  # fmt: skip
 # Options a later stage adds to a verb, and that stage: given one, the verb is its route's.
 LATER_OPTIONS = {
@@ -192,6 +193,15 @@ VERBS.append(
         "honest-evals compare",
         "a comparison was not evaluated, a checked level moved, or no corrected change",
         [Route(15, "stages.s15_versions", ("compare",))],
+    )
+)
+VERBS.append(
+    Verb(
+        "budget",
+        "how many labels the gate's rates need, and the smallest change two versions can show",
+        "honest-evals budget --rates 0.9 0.9",
+        "a rate is not above its bar (no number of labels certifies it), or was not measured",
+        [Route(15, "stages.s15_versions", ("budget",))],
     )
 )
 # <<<

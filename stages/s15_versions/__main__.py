@@ -3,15 +3,19 @@ once people's labels count.
 
     python -m stages.s15_versions compare [RUN_A RUN_B] [--labels FILE [FILE]] [--json]
     python -m stages.s15_versions correct [REPORT LABELS] [--id-col C] [--human-col C] [--json]
+    python -m stages.s15_versions budget  [--judge SPEC | --rates TPR TNR] [--runs N] [--json]
 
 Without a command, `compare` runs its demo: the agent's two versions, under the biased judge
 and under the steady one, its mirrored half. `correct` without files shows the correction in
-a simulated world where the truth is known.
+a simulated world where the truth is known. `budget` says how many labels the gate's two
+rates need, and the smallest change two versions can show (budget.py).
 
 Exit status: 0 when every comparison was evaluated and nothing changed that should not have;
 1 when one was not evaluated, a checked level moved, or no corrected figure could be made; 2
 for bad input (a file that cannot be read, a report that is not stage 8's, a label that
 cannot be read). Each demo exits 0 when it tells the flawed judge from the steady one.
+`budget` exits 1 when a rate is not above its bar (no number of labels certifies it) or could
+not be measured.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from stages.s08_eval.levels import PASS_MARK
 from stages.s11_correction.correction import corrected, made
 from stages.s11_correction.report import lesson_json, lesson_lines
 from stages.s11_correction.simulation import lesson
+from stages.s15_versions.budget import add_budget, run_budget
 from stages.s15_versions.corrected import LabelColumns, correct, read_labels, render, verdicts
 from stages.s15_versions.corrected_change import DEMO_LABELS, compared
 from stages.s15_versions.versions import demo_runs
@@ -50,12 +55,15 @@ def main(argv: list[str] | None = None, prog: str = "python -m stages.s15_versio
     )  # fmt: skip
     compare.add_argument("--json", action="store_true", help="print one JSON object")
     add_correct(commands)
+    add_budget(commands)
     # A mistyped option is reported by the command it was given to, with that command's usage.
     args, unknown = parser.parse_known_args(
         (sys.argv[1:] if argv is None else argv) or ["compare"]
     )  # none: the demo
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command == "budget":
+        return run_budget(args.judge, args.rates, args.runs, args.config, args.plots, args.json)
     return run_compare(args) if args.command == "compare" else run_correct(args)
 
 
