@@ -308,21 +308,22 @@ class PeopleJudge:
 class VersionedJudge:
     """A judge behind a provider's model name, which the provider updates without notice.
 
-    Version 1 grades as the people judge does (stage 11: a judge the gate can certify).
+    Version 1 grades as the people judge does (a judge the gate can certify), or as `like`.
     Version 2, under the same `model` name, also pays a point for every 60 characters: what a
     silent update can do to an instrument that was calibrated before it.
     """
 
-    def __init__(self, version: int = 1, model: str = "shop-judge") -> None:
+    def __init__(self, version: int = 1, model: str = "shop-judge", like: type = PeopleJudge):
         self.version = version
         self.model = model  # what the provider calls it, in both versions
+        self.like = like  # the judge its first version grades as
 
     def score(self, task: str, answer: str, reference: str) -> str:
-        first = int(PeopleJudge().score(task, answer, reference))
+        first = int(self.like().score(task, answer, reference))
         return str(first if self.version == 1 else min(10, first + len(answer) // 60))
 
     def compare(self, task: str, first: str, second: str) -> str:
-        return PeopleJudge().compare(task, first, second)
+        return str(self.like().compare(task, first, second))
 
 
 def updated_judge() -> VersionedJudge:
@@ -332,8 +333,14 @@ def updated_judge() -> VersionedJudge:
 
 def successor_judge() -> VersionedJudge:
     """The provider's next model, under its own name (--judge fakes.judges:successor_judge):
-    it grades as the first did, but a calibration of one is not a calibration of the other."""
+    it grades as the first did, which its gate shows answer by answer before it is trusted."""
     return VersionedJudge(model="shop-judge-2")
+
+
+def lighter_judge() -> VersionedJudge:
+    """The provider's smaller model, under its own name (--judge fakes.judges:lighter_judge):
+    it grades as the steady judge does, and so agrees with people less often than the first."""
+    return VersionedJudge(model="shop-judge-mini", like=SteadyJudge)
 
 
 # <<<

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+
+# >>> stage 16
+from dataclasses import MISSING, fields
+
+# <<<
 from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -59,3 +64,21 @@ def shown(value: Any) -> str:
     """A value as JSON, cut to 40 characters."""
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# >>> stage 16
+def lacking(kind: type[Any], data: dict[str, Any]) -> str | None:
+    """The first field of the record `kind` that a JSON object lacks, of those without a
+    default; None when it has them all."""
+    needed = [f.name for f in fields(kind) if f.default is MISSING]
+    return next((name for name in needed if name not in data), None)
+
+
+def values(kind: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of the record `kind` in a JSON object (one it lacks keeps its default), its
+    lists tuples again (an interval, the scores)."""
+    found = {f.name: data[f.name] for f in fields(kind) if f.name in data}
+    return {name: tuple(v) if isinstance(v, list) else v for name, v in found.items()}
+
+
+# <<<

@@ -41,6 +41,11 @@ class Certified(Thresholds):
 
     min_true_positive: float
     min_true_negative: float
+    # >>> stage 16
+    # the margins within which a changed judge counts as the one calibrated (stage 16)
+    equivalent_agreement: float = 0.1
+    equivalent_verbosity: float = 0.5
+    # <<<
 
 
 def load_limits(path: Path = GATE_FILE) -> Certified:

@@ -3,22 +3,19 @@
     python -m stages.s15_versions budget [--judge SPEC | --rates TPR TNR] [--runs N]
                                          [--config FILE] [--plots DIR] [--json]
 
-Labels. Wilson's lower bound clears the bar b exactly when the observed share reaches
-b + z sqrt(b (1 - b) / n). A judge whose true rate is r shows a share near r, give or take
-sqrt(r (1 - r) / n); by the normal approximation its bound clears b with probability
-`power` once
+Labels. Wilson's lower bound clears the bar b exactly when the share seen reaches
+b + z sqrt(b (1 - b) / n). A judge whose true rate is r shows r, give or take sqrt(r (1 - r)
+/ n); by the normal approximation its bound clears b with probability `power` at
+n = ((z sqrt(b (1 - b)) + z_power sqrt(r (1 - r))) / (r - b))^2 labels of that class (z 1.96
+for 95%, z_power 0.84 for 80%): never, for a rate not above the bar. The labels in all are
+that count over the class's share.
 
-    n = ((z sqrt(b (1 - b)) + z_power sqrt(r (1 - r))) / (r - b))^2
-
-labels of that class (z = 1.96 for 95%, z_power = 0.84 for 80%). A rate at or below the bar
-never clears it: no number of labels. The labels in all are the class's count over its share.
-
-A change. Two agent versions, each run N times with the judge and n of those runs labelled by
-people, each pass rate estimated by PPI++. With the pass rate p and the judge's rates, a
-person's pass Y and the judge's f have var Y = p (1 - p), q = p tpr + (1 - p)(1 - tnr),
-var f = q (1 - q) and cov = p tpr - p q; PPI++ at its best lambda has variance
-(var Y - cov^2 / ((1 + n / N) var f)) / n, the difference of two versions twice that, and a
-two-sided 5% test finds at 80% power a change of (z + z_power) times its square root.
+A change. Two versions, each run N times with the judge, n of those runs labelled by people,
+each pass rate estimated by PPI++. With pass rate p, a person's pass Y and the judge's f have
+var Y = p (1 - p), q = p tpr + (1 - p)(1 - tnr), var f = q (1 - q), cov = p tpr - p q; PPI++
+at its best lambda has variance (var Y - cov^2 / ((1 + n / N) var f)) / n, a difference of
+two versions twice that, and a two-sided 5% test finds, at 80% power, a change of
+(z + z_power) times its square root.
 """
 
 from __future__ import annotations
@@ -84,14 +81,10 @@ def smallest_change(
     return (z_value() + NormalDist().inv_cdf(power)) * error
 
 
-def typical_bound(true: float, count: int) -> float:
-    """Wilson's 95% lower bound over `count` labels when the share observed is the rate."""
-    return wilson(round(true * count), count)[0]
-
-
 def curve(true: float, counts: Sequence[int] = CURVE) -> list[float]:
-    """The typical lower bound at each count of labels: the curve the lesson plots."""
-    return [round(typical_bound(true, n), 4) for n in counts]
+    """Wilson's 95% lower bound at each count of labels when the share seen is the true rate:
+    the curve the lesson plots."""
+    return [round(wilson(round(true * n), n)[0], 4) for n in counts]
 
 
 def draw(rates: dict[str, float], bars: dict[str, float], where: Path) -> Path:
@@ -149,10 +142,8 @@ def budget_lines(
         lines.append(head + f"{entry['labels']} labels ({entry['of_class']} that people {kind})")
     gate = shown["gate"]
     lines.append(f"  both rates: {'never' if gate is None else f'{gate} labels'}")
-    lines.append(
-        f"smallest change in pass rate two agent versions can show ({POWER:.0%} power, 5% "
-        f"two-sided), PPI++ over {runs} scored runs of each:"
-    )
+    lines.append(f"smallest change in pass rate two agent versions can show ({POWER:.0%} power, "
+                 f"5% two-sided), PPI++ over {runs} scored runs of each:")  # fmt: skip
     lines += [f"  {n} labels each: {'n/a' if c is None else f'{c:.2f}'}" for n, c in changes]
     return lines
 

@@ -7,14 +7,13 @@ and its canaries asked again.
     python -m stages.s16_history history   FILE [--plots DIR] [--json]
     python -m stages.s16_history canary    [--judge SPEC] [--record] [--threshold N] [--json]
 
-`calibrate` measures the judge as the gate does and appends the record; one whose kappa or
-verbosity could not be measured is not recorded (it would become a baseline of nothing), and
-exits 1. `gate` checks stage 11's rules, then the history's (staleness.py), and with
---canaries asks the judge its canaries too (canary.py); it appends its record either way and
-exits 1 when any rule fails. The replies a run paid for stay in stage 12's journal. `canary`
-asks a judge its canaries and exits 1 when more replies changed than allowed, or when they
-could not be checked. Without a command, the canaries' demo: the steady judge (unchanged) and
-a judge its provider updated (changed), exit 0 when the check tells them apart.
+`calibrate` measures the judge as the gate does and appends the record, unless its kappa or
+verbosity could not be measured (a baseline of nothing): then it exits 1. `gate` checks stage
+11's rules, then the history's (staleness.py), with --canaries the canaries too (canary.py);
+it appends its record either way, and exits 1 when any rule fails. Replies paid for stay in
+stage 12's journal. `canary` asks a judge its canaries, and exits 1 when more replies changed
+than allowed or they could not be checked. Without a command, the canaries' demo: the steady
+judge (unchanged) and a judge its provider updated (changed), exit 0 when told apart.
 """
 
 from __future__ import annotations

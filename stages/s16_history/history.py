@@ -70,9 +70,8 @@ def calibration_set() -> str:
 
 def figures(run: AgreedRun) -> Figures:
     """The figures of one calibration run, as the history keeps them."""
-    scored = [(person, score) for (_, score), person in zip(
-        run.series.original, run.series.human_pass, strict=True
-    ) if score is not None]  # fmt: skip
+    series = list(zip(run.series.original, run.series.padded, run.series.human_pass, strict=True))
+    scored = [(person, score) for (_, score), _, person in series if score is not None]
     people, judged = [p for p, _ in scored], [s >= PASS_MARK for _, s in scored]
     v, c, calls = run.verbosity, run.concise, run.judge.calls
     return Figures(
@@ -87,6 +86,10 @@ def figures(run: AgreedRun) -> Figures:
         swap_consistency=run.pairwise.swap_consistency,
         unscored_share=run.unscored.count / calls if calls else None,
         scores=tuple(score for _, score in scored),
+        agreed=tuple(
+            None if a is None else float((a >= PASS_MARK) == p) for (_, a), _, p in series
+        ),
+        shifts=tuple(None if a is None or b is None else b - a for (_, a), (_, b), _ in series),
     )
 
 

@@ -2,20 +2,19 @@
 
 A line is an Entry: when, which command, the judge's Fingerprint, a hash of the calibration
 set and the run's Figures; a calibration that starts a baseline adds its FlipThreshold, and a
-gate its verdict. `to_json` gives the object a line holds, and `from_json` reads one back. A
-line that is not an entry is refused with the file and the record's number, naming the
-first field it lacks. A figure that could not be measured is None, null on the line, n/a in
-the table: never 0.
+gate its verdict. `to_json` gives a line's object, `from_json` reads one back; a line that is
+not an entry is refused with the file and the record's number, naming the first field it
+lacks. A figure that could not be measured is None, null on the line, n/a in a table: never 0.
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
 from stages.s01_model.model import Name
-from stages.s01_model.shapes import misfit
+from stages.s01_model.shapes import lacking, misfit, values
 from stages.s09_calibration.measures import plain
 
 Interval = tuple[float, float]
@@ -26,20 +25,6 @@ class Command(Name):
 
     CALIBRATE = "calibrate"  # measured the judge; the first of a judge starts a baseline
     GATE = "gate"  # measured it and held it to the baseline
-
-
-def lacking(kind: type[Any], data: dict[str, Any]) -> str | None:
-    """The first field of the record `kind` that a JSON object lacks, of those without a
-    default; None when it has them all."""
-    needed = [f.name for f in fields(kind) if f.default is MISSING]
-    return next((name for name in needed if name not in data), None)
-
-
-def values(kind: type[Any], data: dict[str, Any]) -> dict[str, Any]:
-    """The fields of the record `kind` in a JSON object, its lists tuples again (an interval,
-    the scores)."""
-    found = {f.name: data[f.name] for f in fields(kind)}
-    return {name: tuple(v) if isinstance(v, list) else v for name, v in found.items()}
 
 
 @dataclass(frozen=True)
@@ -78,6 +63,9 @@ class Figures:
     concise_ci: Interval | None
     of: int  # originals whose padded twin was scored too: the N of the flips
     scores: tuple[float, ...]  # the judge's mean score of each answer it scored (windows)
+    # per answer: agreed with the person (1, 0), and its twin's gain; None: unscored or older
+    agreed: tuple[float | None, ...] = ()
+    shifts: tuple[float | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: plain(getattr(self, f.name)) for f in fields(self)}

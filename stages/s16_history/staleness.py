@@ -2,9 +2,13 @@
 still measure as it did when it was first calibrated?
 
     same judge   the fingerprint, and the calibration set, equal those of the last
-                 calibration: any difference is named ("model a → b") and the calibration is
-                 stale. The last *calibration*, not the newest record: a gate run that failed
-                 is in the history too, and must not make its own judge look calibrated.
+                 calibration; or, on the same set, two one-sided tests (stage 15) show this
+                 run's agreement with people and its padded twins' gain, answer by answer,
+                 within the gate's margins of that calibration's: "recalibrated and
+                 equivalent". Else each difference is named ("model a → b"), and the
+                 calibration is stale. The last *calibration*, not the newest record: a gate
+                 run that failed is in the history too, and must not make its judge look
+                 calibrated.
     kappa        its interval reaches the gate's minimum and the baseline's kappa: an
                  interval wholly below either is a regression, not noise.
     verbosity    its interval has not moved away from zero: it does not lie wholly beyond
@@ -19,6 +23,8 @@ from __future__ import annotations
 
 from stages.s09_calibration.report import interval
 from stages.s10_agreement.gate import Rule, Thresholds
+from stages.s11_correction.certify import Certified
+from stages.s15_versions.equivalence import Equivalence, tost
 from stages.s16_history.history import baseline, calibrations
 from stages.s16_history.records import Entry, Figures, Fingerprint, FlipThreshold
 
@@ -36,14 +42,34 @@ def changes(before: Fingerprint, after: Fingerprint) -> list[str]:
     return found
 
 
-def same_judge(calibrated: Entry, now: Entry) -> Rule:
-    differ = changes(calibrated.fingerprint, now.fingerprint)
-    if calibrated.calibration_set != now.calibration_set:
-        differ.append("calibration set changed")
-    value = f"the judge calibrated {calibrated.when}"
-    if differ:
-        value = f"calibration stale: {'; '.join(differ)}; recalibrate"
-    return Rule(SAME, value, "fingerprint of the last calibration", not differ)
+def same_judge(calibrated: Entry, now: Entry, limits: Certified) -> Rule:
+    differ, limit = changes(calibrated.fingerprint, now.fingerprint), "as last calibrated"
+    differ += ["calibration set changed"] * (calibrated.calibration_set != now.calibration_set)
+    if not differ:
+        return Rule(SAME, f"the judge calibrated {calibrated.when}", limit, True)
+    found = equivalence(calibrated, now, limits)
+    tests = found if isinstance(found, str) else "; ".join(t.said(n) for n, t in found.items())
+    said = "; ".join([*differ, tests])
+    if isinstance(found, str) or not all(test.equivalent for test in found.values()):
+        return Rule(SAME, f"calibration stale: {said}; recalibrate", limit, False)
+    return Rule(SAME, f"recalibrated and equivalent: {said}", limit, True)
+
+
+def equivalence(old: Entry, new: Entry, limits: Certified) -> dict[str, Equivalence] | str:
+    """Each TOST of the two runs, answer by answer; or why these answers cannot show it."""
+    if old.calibration_set != new.calibration_set:
+        return "other answers: nothing to pair"
+    found, tests = {}, {"agreement with people": ("agreed", limits.equivalent_agreement),
+                        "padded twins' gain": ("shifts", limits.equivalent_verbosity)}  # fmt: skip
+    for name, (field, margin) in tests.items():
+        before, after = getattr(old.figures, field), getattr(new.figures, field)
+        if not before or len(before) != len(after):
+            return "the calibration on file has no figures answer by answer to compare"
+        paired = [b - a for a, b in zip(before, after, strict=True) if None not in (a, b)]
+        if (test := tost(paired, margin)) is None:
+            return f"{len(paired)} answers scored by both cannot show the {name} equivalent"
+        found[name] = test
+    return found
 
 
 def kappa_held(first: Figures, now: Figures, limits: Thresholds) -> Rule:
@@ -84,7 +110,7 @@ def flips_held(kept: FlipThreshold | None, now: Figures) -> Rule:
     return Rule(FLIPS, f"{flips / of:.2f} ({flips} of {of})", limit, flips / of <= share)
 
 
-def history_rules(records: list[Entry], now: Entry, limits: Thresholds) -> list[Rule]:
+def history_rules(records: list[Entry], now: Entry, limits: Certified) -> list[Rule]:
     """The history's rules for the run `now` (not yet in `records`)."""
     start = baseline(records)
     if start is None:
@@ -92,7 +118,7 @@ def history_rules(records: list[Entry], now: Entry, limits: Thresholds) -> list[
         return [Rule(name, why, "", False) for name in (SAME, KAPPA, SHIFT, FLIPS)]
     first, figures = start.figures, now.figures
     return [
-        same_judge(calibrations(records)[-1], now),
+        same_judge(calibrations(records)[-1], now, limits),
         kappa_held(first, figures, limits),
         verbosity_held(first, figures),
         flips_held(start.flip_threshold, figures),

@@ -13,7 +13,8 @@ import pytest
 from fakes.chat_server import ChatServer, answering_as
 from fakes.judges import SteadyJudge, VersionedJudge
 from stages.s01_model.errors import CourseInputError
-from stages.s10_agreement.gate import Thresholds, load_gate
+from stages.s10_agreement.gate import Thresholds
+from stages.s11_correction.certify import load_limits
 from stages.s12_real_judge.checks.test_endpoint import (
     PASSWORD,
     ROTATED,
@@ -40,6 +41,7 @@ from stages.s16_history.staleness import (
 
 STAGE = Path(__file__).resolve().parents[1]
 VERSIONED, SUCCESSOR = "fakes.judges:VersionedJudge", "fakes.judges:successor_judge"
+LIGHTER = "fakes.judges:lighter_judge"  # another model, which agrees with people less often
 provider = {"version": 1}  # what the provider serves today under one name
 
 
@@ -70,7 +72,7 @@ def run(cli, command, path, judge, *more):
 def figures(**given):
     """Figures with every figure not measured (None), N of 40 and no scores, but those given."""
     nothing = {f.name: None for f in fields(Figures)}
-    return Figures(**{**nothing, "of": 40, "scores": (), **given})
+    return Figures(**{**nothing, "of": 40, "scores": (), "agreed": (), "shifts": (), **given})
 
 
 def fingerprint(**given):
@@ -90,10 +92,10 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
     assert run(cli, "gate", path, VERSIONED).returncode == 0  # the same judge: passes
-    changed = run(cli, "gate", path, SUCCESSOR)
+    changed = run(cli, "gate", path, LIGHTER)
     assert changed.returncode == 1
     assert (
-        "FAIL  same judge as calibrated: calibration stale: model shop-judge → shop-judge-2;"
+        "FAIL  same judge as calibrated: calibration stale: model shop-judge → shop-judge-mini;"
         in (changed.stdout)
     )
     lesson = (STAGE / "README.md").read_text(encoding="utf-8")
@@ -101,7 +103,7 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
     assert len(quoted) == 1 and quoted[0] in changed.stdout.splitlines()
     records = history.load(path)
     assert [r.command for r in records] == ["calibrate", "gate", "gate"]
-    assert [r.fingerprint.model for r in records] == ["shop-judge"] * 2 + ["shop-judge-2"]
+    assert [r.fingerprint.model for r in records] == ["shop-judge"] * 2 + ["shop-judge-mini"]
     assert records[2].passed is False and records[0].flip_threshold is not None
     # the newest record is the other model's failed gate; the judge calibrated is unchanged
     again = run(cli, "gate", path, VERSIONED)
@@ -112,18 +114,53 @@ def test_a_model_changed_in_the_third_record_fails_the_gate_naming_the_change(cl
 def test_the_gates_json_is_stage_11s_with_the_historys_rules_and_one_verdict(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
-    text = run(cli, "gate", path, SUCCESSOR)
-    result = run(cli, "gate", path, SUCCESSOR, "--json")
+    text = run(cli, "gate", path, LIGHTER)
+    result = run(cli, "gate", path, LIGHTER, "--json")
     shown = json.loads(result.stdout)  # one object, nothing printed beside it
     assert set(shown) == {"judge", "unscored", "config", "rules", "passed", "history"}
     assert set(shown["history"]) == {"file", "runs", "rules"}
     assert shown["history"]["runs"] == 2  # the calibration, and the text gate's record
-    assert [rule["passed"] for rule in shown["rules"]] == [True] * 5  # stage 11's
-    stale = shown["history"]["rules"][0]  # the successor is not the model calibrated
+    printed = [line for line in text.stdout.splitlines() if line.startswith(("  pass", "  FAIL"))]
+    assert len(shown["rules"]) == 5 and len(printed) == 5 + len(shown["history"]["rules"])
+    stale = shown["history"]["rules"][0]  # the lighter model is not the model calibrated
     assert (stale["name"], stale["passed"]) == ("same judge as calibrated", False)
-    assert f"  FAIL  same judge as calibrated: {stale['value']}" in text.stdout
+    assert f"  FAIL  same judge as calibrated: {stale['value']} — {stale['limit']}" in printed
     assert (result.returncode, text.returncode, shown["passed"]) == (1, 1, False)
     assert [r.passed for r in history.load(path)] == [None, False, False]  # each gate kept
+
+
+def test_a_successor_shown_equivalent_answer_by_answer_is_recalibrated_not_stale(cli, tmp_path):
+    path = tmp_path / "history.jsonl"
+    assert run(cli, "calibrate", path, VERSIONED).returncode == 0
+    successor = run(cli, "gate", path, SUCCESSOR)  # another model, which grades as the first
+    assert successor.returncode == 0, successor.stdout
+    same = [line for line in successor.stdout.splitlines() if "same judge" in line]
+    assert same == [
+        "  pass  same judge as calibrated: recalibrated and equivalent: model shop-judge → "
+        "shop-judge-2; spec fakes.judges:VersionedJudge → fakes.judges:successor_judge; "
+        "agreement with people +0.00 over 48 pairs, within ±0.10 (p 0.000); padded twins' gain "
+        "+0.00 over 48 pairs, within ±0.50 (p 0.000) — as last calibrated"
+    ]
+    lesson = " ".join((STAGE / "README.md").read_text(encoding="utf-8").split())
+    assert "recalibrated and equivalent: model shop-judge → shop-judge-2;" in lesson
+
+
+@pytest.mark.failure_mode
+def test_a_changed_judge_too_little_measured_to_show_equivalence_stays_stale():
+    limits, old = load_limits(), fingerprint()
+    agreed = (1.0, 0.0, 1.0, 1.0)
+    before = entry(print_=old, agreed=agreed, shifts=(0.0, 0.0, 0.0, 0.0))
+    changed = fingerprint(model="m2")
+    # one answer the new judge scored: no spread to test, no equivalence to show
+    lone = entry(print_=changed, agreed=(1.0, None, None, None), shifts=(0.0, None, None, None))
+    rule = same_judge(before, lone, limits)
+    assert not rule.passed and "1 answers scored by both cannot show the agreement" in rule.value
+    # an older history keeps no figures answer by answer: nothing to pair
+    older = same_judge(entry(print_=old), entry(print_=changed, agreed=agreed), limits)
+    assert not older.passed and "no figures answer by answer" in older.value
+    # the same verdicts on every answer: equivalent, whatever the margin
+    alike = same_judge(before, entry(print_=changed, agreed=agreed, shifts=(0.0,) * 4), limits)
+    assert alike.passed and alike.value.startswith("recalibrated and equivalent: model m → m2;")
 
 
 def test_a_silent_update_under_the_same_name_fails_on_its_figures_and_canaries(
@@ -205,10 +242,12 @@ def test_a_setting_added_or_dropped_is_named_and_so_is_a_new_calibration_set():
     assert changes(before, after) == ["seed None → 7"]
     assert changes(after, before) == ["seed 7 → None"]
     calibrated = entry(print_=before, calibration_set="s1")
-    stale = same_judge(calibrated, entry(print_=before, calibration_set="s2"))
+    stale = same_judge(calibrated, entry(print_=before, calibration_set="s2"), load_limits())
     assert not stale.passed
-    assert stale.value == "calibration stale: calibration set changed; recalibrate"
-    held = same_judge(calibrated, entry(print_=before, calibration_set="s1"))
+    assert stale.value == (
+        "calibration stale: calibration set changed; other answers: nothing to pair; recalibrate"
+    )
+    held = same_judge(calibrated, entry(print_=before, calibration_set="s1"), load_limits())
     assert held.passed and held.value == "the judge calibrated then"
 
 
@@ -304,7 +343,7 @@ def test_the_unscored_share_is_the_share_of_calls_that_gave_nothing_usable(cli, 
 
 
 def test_a_gate_without_a_calibration_fails_every_history_rule(tmp_path):
-    rules = history_rules([], entry("gate"), load_gate())
+    rules = history_rules([], entry("gate"), load_limits())
     assert len(rules) == 4 and not any(rule.passed for rule in rules)
     assert all("no calibration in the history" in rule.value for rule in rules)
 
@@ -326,7 +365,7 @@ def test_every_line_reads_back_as_its_record_and_writes_as_it_was(cli, tmp_path)
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
     assert run(cli, "gate", path, VERSIONED).returncode == 0
-    assert run(cli, "gate", path, SUCCESSOR).returncode == 1
+    assert run(cli, "gate", path, LIGHTER).returncode == 1
     lines = path.read_text(encoding="utf-8").splitlines()
     common = {"when", "command", "fingerprint", "calibration_set", "figures"}
     # the README's record: the baseline keeps its flip threshold, a gate its verdict
@@ -388,11 +427,11 @@ def test_a_line_that_is_not_a_record_is_refused_naming_the_file_and_the_record(
 def test_history_prints_every_run_and_plots_every_figure(cli, tmp_path):
     path = tmp_path / "history.jsonl"
     assert run(cli, "calibrate", path, VERSIONED).returncode == 0
-    assert run(cli, "gate", path, SUCCESSOR).returncode == 1
+    assert run(cli, "gate", path, LIGHTER).returncode == 1
     shown = cli("stages.s16_history", "history", str(path), "--plots", str(tmp_path / "plots"))
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines()[0].startswith("2 runs")
-    assert "model shop-judge → shop-judge-2" in shown.stdout
+    assert "model shop-judge → shop-judge-mini" in shown.stdout
     drawn = sorted(p.name for p in (tmp_path / "plots").iterdir())
     assert drawn == sorted(f"history_{name}.png" for name in FIGURES)
 
