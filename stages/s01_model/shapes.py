@@ -3,18 +3,15 @@
 A record read from a file may have every key it should and still hold the wrong things: a
 kappa of "high", an interval of one number, a model of null. Each would fail far from the
 file, as a TypeError in arithmetic. misfit() names the first such field where the record is
-read, with what it holds and what it should hold.
+read, with what it holds and what it should hold; lacking() names a field it lacks, and
+values() gives the fields it has.
 """
 
 from __future__ import annotations
 
 import json
 import math
-
-# >>> stage 16
 from dataclasses import MISSING, fields
-
-# <<<
 from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -66,7 +63,6 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# >>> stage 16
 def lacking(kind: type[Any], data: dict[str, Any]) -> str | None:
     """The first field of the record `kind` that a JSON object lacks, of those without a
     default; None when it has them all."""
@@ -79,6 +75,3 @@ def values(kind: type[Any], data: dict[str, Any]) -> dict[str, Any]:
     lists tuples again (an interval, the scores)."""
     found = {f.name: data[f.name] for f in fields(kind) if f.name in data}
     return {name: tuple(v) if isinstance(v, list) else v for name, v in found.items()}
-
-
-# <<<

@@ -42,11 +42,12 @@ def load_gate(path: Path = GATE_FILE, kind: type[Thresholds] = Thresholds) -> Th
     if unknown := sorted(set(config) - set(kinds)):
         raise CourseInputError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(kinds)}")
     for name, wanted in kinds.items():
-        value = config.get(name)
+        value = config.setdefault(name, getattr(kind, name, None))  # a default where it has one
         if wanted is float and isinstance(value, int) and not isinstance(value, bool):
             config[name] = value = float(value)  # a whole number where a fraction is expected
         if not isinstance(value, wanted):
-            raise CourseInputError(f"{path}: {name} must be {wanted.__name__}, got {value!r}")
+            got = "nothing (it is missing)" if value is None else repr(value)  # TOML has no null
+            raise CourseInputError(f"{path}: {name} must be {wanted.__name__}, got {got}")
     return kind(**{f.name: config[f.name] for f in fields(kind)})
 
 
@@ -62,8 +63,7 @@ def judge_gate(verbosity: TwinShift, calibration: Trust, limits: Thresholds) -> 
 
 def twin_rules(verbosity: TwinShift, limits: Thresholds) -> list[Rule]:
     """The two rules read from the twins: the verbosity shift and the flip rate."""
-    enforced = limits.fail_on_verbosity_bias
-    must = "must not" if enforced else "(not enforced)"
+    must = "must not" if (enforced := limits.fail_on_verbosity_bias) else "(not enforced)"
     at_most = f"at most {limits.max_flip_rate:.2f}"
     if verbosity.state == Finding.NOT_EVALUATED:
         why = f"not evaluated ({verbosity.outcome.reason})"

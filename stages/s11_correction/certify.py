@@ -41,11 +41,9 @@ class Certified(Thresholds):
 
     min_true_positive: float
     min_true_negative: float
-    # >>> stage 16
-    # the margins within which a changed judge counts as the one calibrated (stage 16)
-    equivalent_agreement: float = 0.1
-    equivalent_verbosity: float = 0.5
-    # <<<
+    # how close another judge must be shown to this one to stand in for it (a later gate's)
+    equivalent_agreement: float = 0.1  # the share of answers it agrees with people on
+    equivalent_verbosity: float = 0.5  # the points a padded twin gains
 
 
 def load_limits(path: Path = GATE_FILE) -> Certified:

@@ -124,3 +124,11 @@ def test_each_fake_judge_gets_one_outcome_per_rule_on_the_course_labels(
 
 def test_the_shipped_gate_config_holds_the_anchor_bars():
     assert load_limits() == LIMITS
+
+
+@pytest.mark.failure_mode
+def test_a_config_without_the_rates_bars_names_the_first_it_lacks(cli, one_line_error):
+    from stages.s10_agreement.gate import GATE_FILE as STAGE_10_GATE
+
+    result = cli("stages.s11_correction", "gate", "--config", str(STAGE_10_GATE))
+    one_line_error(result, "min_true_positive must be float, got nothing (it is missing)")
