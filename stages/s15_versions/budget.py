@@ -31,7 +31,7 @@ from typing import Any
 
 from stages.s01_model.cli import short, whole
 from stages.s01_model.files import dumps, folder, write_through
-from stages.s08_eval.specs import SPECS, resolve
+from stages.s08_eval.specs import resolve
 from stages.s09_calibration.calibration import load_calibration
 from stages.s10_agreement.commands import measure_gate
 from stages.s10_agreement.structured import Reply
@@ -150,7 +150,8 @@ def budget_lines(
 
 def add_budget(sub: Any) -> Any:
     command = sub.add_parser("budget", help="the labels the gate needs, and the change they show")
-    command.add_argument("--judge", default="steady", help=f"{SPECS}; its rates are measured")
+    measured = "a judge (steady, biased, module.path:attribute), measured on the calibration set"
+    command.add_argument("--judge", default="steady", help=measured)
     assumed = "rates assumed instead of measured (no judge is asked)"
     command.add_argument("--rates", type=rate, nargs=2, metavar=("TPR", "TNR"), help=assumed)
     runs = whole(1, "a version is run at least once")
@@ -161,21 +162,15 @@ def add_budget(sub: Any) -> Any:
     return command
 
 
-def run_budget(
-    spec: str,
-    assumed: list[float] | None,
-    runs: int,
-    config: Path,
-    plots: Path | None,
-    as_json: bool,
-) -> int:
+def run_budget(spec: str, assumed: list[float] | None, runs: int, config: Path,
+               plots: Path | None, as_json: bool) -> int:  # fmt: skip
     """The labels the judge's rates (measured, or `assumed`) need to clear the gate's bars,
     and the smallest change in pass rate they show; 1 when they can never clear them."""
     limits, people = load_limits(config), [case.human_pass for case in load_calibration()]
     folder(plots, "--plots")
     name, share = "assumed" if assumed else spec, sum(people) / len(people)
     if assumed is None:
-        measured = measured_rates(labels(measure_gate(resolve(spec), Reply.BARE)))
+        measured = measured_rates(labels(measure_gate(resolve(spec), Reply.BARE)), people)
         if isinstance(measured, str):
             print(f"error: the rates of {spec} were not measured: {measured}", file=sys.stderr)
             return 1
@@ -195,12 +190,13 @@ def run_budget(
     return 0 if shown["gate"] is not None else 1
 
 
-def measured_rates(labelled: list[tuple[bool, bool]]) -> list[float] | str:
+def measured_rates(labelled: list[tuple[bool, bool]], people: list[bool]) -> list[float] | str:
     """The judge's true-positive and true-negative rates, or why they could not be read."""
     found = []
     for side in (True, False):
         hits = [judge == side for person, judge in labelled if person == side]
         if not hits:
-            return f"no answer people {'passed' if side else 'failed'} was scored"
+            kind = "passed" if side else "failed"
+            return f"the judge scored none of the {people.count(side)} answers people {kind}"
         found.append(sum(hits) / len(hits))
     return found

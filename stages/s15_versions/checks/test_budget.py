@@ -113,11 +113,14 @@ def test_a_judge_whose_rate_is_below_its_bar_is_never_certified_and_says_so(cli)
 
 @pytest.mark.failure_mode
 def test_rates_that_could_not_be_measured_are_one_line_and_exit_1(cli):
+    from stages.s09_calibration.calibration import load_calibration
+
+    passed = sum(case.human_pass for case in load_calibration())
     result = cli("stages.s15_versions", "budget", "--judge", "fakes.judges:ProseJudge")
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
-        "error: the rates of fakes.judges:ProseJudge were not measured: no answer people "
-        "passed was scored\n"
+        "error: the rates of fakes.judges:ProseJudge were not measured: the judge scored none "
+        f"of the {passed} answers people passed\n"
     )
 
 
