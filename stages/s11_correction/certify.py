@@ -72,6 +72,12 @@ def labels(run: Run) -> Labels:
     return [(person, score >= PASS_MARK) for (_, score), person in series if score is not None]
 
 
+def alike(labelled: Labels, side: bool) -> list[bool]:
+    """Of the answers people passed (`side` True) or failed, whether the judge said the same:
+    its true-positive or true-negative rate is their share."""
+    return [judge == side for person, judge in labelled if person == side]
+
+
 def certify(name: str, point: float, ci: Interval | None, bar: float, labelled: int) -> Rule:
     """One rule read on its interval: passed, failed, or not enough labels."""
     limit = f"lower bound at least {bar:.2f}"
@@ -95,7 +101,7 @@ def people_rules(calibration: Trust, labelled: Labels, limits: Certified) -> lis
     ci = kappa_interval([person for person, _ in labelled], [judge for _, judge in labelled])
     rules = [certify(KAPPA, calibration.kappa, ci, bars[KAPPA], len(labelled))]
     for name, side in ((TPR, True), (TNR, False)):
-        hits = [judge == side for person, judge in labelled if person == side]
+        hits = alike(labelled, side)
         ci = wilson(sum(hits), len(hits)) if hits else None
         rules.append(certify(name, sum(hits) / max(1, len(hits)), ci, bars[name], len(hits)))
     return rules

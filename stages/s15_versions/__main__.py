@@ -34,6 +34,7 @@ from stages.s08_eval.levels import PASS_MARK
 from stages.s11_correction.correction import corrected, made
 from stages.s11_correction.report import lesson_json, lesson_lines
 from stages.s11_correction.simulation import lesson
+from stages.s12_real_judge.commands import request_of
 from stages.s15_versions.budget import add_budget, run_budget
 from stages.s15_versions.corrected import LabelColumns, correct, read_labels, render, verdicts
 from stages.s15_versions.corrected_change import DEMO_LABELS, compared
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m stages.s15_versio
     if unknown:
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "budget":
-        return run_budget(args.judge, args.rates, args.runs, args.config, args.plots, args.json)
+        request = request_of(args)  # the wire options, read once
+        return run_budget(request, args.rates, args.runs, args.config, args.plots, args.json)
     return run_compare(args) if args.command == "compare" else run_correct(args)
 
 

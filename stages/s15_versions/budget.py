@@ -25,18 +25,20 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
 from stages.s01_model.cli import short, whole
 from stages.s01_model.files import dumps, folder, write_through
-from stages.s08_eval.specs import resolve
 from stages.s09_calibration.calibration import load_calibration
-from stages.s10_agreement.commands import measure_gate
 from stages.s10_agreement.structured import Reply
-from stages.s11_correction.certify import GATE_FILE, labels, load_limits
+from stages.s11_correction.certify import GATE_FILE, alike, labels, load_limits
 from stages.s11_correction.estimates import wilson, z_value
+from stages.s12_real_judge import commands
+from stages.s12_real_judge.judges import JudgeRequest, add_options
+from stages.s13_local_model.judges import SPECS, wire
 
 POWER = 0.8  # the chance the bound clears the bar, or that a real change is found
 LABELS = (25, 50, 100, 200, 400, 800)  # labels a version, for the table of changes
@@ -150,8 +152,8 @@ def budget_lines(
 
 def add_budget(sub: Any) -> Any:
     command = sub.add_parser("budget", help="the labels the gate needs, and the change they show")
-    measured = "a judge (steady, biased, module.path:attribute), measured on the calibration set"
-    command.add_argument("--judge", default="steady", help=measured)
+    command.add_argument("--judge", default="steady", help=f"measured as the gate does: {SPECS}")
+    add_options(command)  # a judge on the wire: stage 12's time limit, journal, settings
     assumed = "rates assumed instead of measured (no judge is asked)"
     command.add_argument("--rates", type=rate, nargs=2, metavar=("TPR", "TNR"), help=assumed)
     runs = whole(1, "a version is run at least once")
@@ -162,22 +164,24 @@ def add_budget(sub: Any) -> Any:
     return command
 
 
-def run_budget(spec: str, assumed: list[float] | None, runs: int, config: Path,
+def run_budget(request: JudgeRequest, assumed: list[float] | None, runs: int, config: Path,
                plots: Path | None, as_json: bool) -> int:  # fmt: skip
     """The labels the judge's rates (measured, or `assumed`) need to clear the gate's bars,
     and the smallest change in pass rate they show; 1 when they can never clear them."""
     limits, people = load_limits(config), [case.human_pass for case in load_calibration()]
     folder(plots, "--plots")
-    name, share = "assumed" if assumed else spec, sum(people) / len(people)
+    name, share = "assumed" if assumed else request.spec, sum(people) / len(people)
     if assumed is None:
-        measured = measured_rates(labels(measure_gate(resolve(spec), Reply.BARE)), people)
+        with ExitStack() as stack:  # a local judge is served while it is asked
+            _, run, down = commands.measure_gate(request, Reply.BARE, wire(stack))
+        measured = measured_rates(labels(run), people)
         if isinstance(measured, str):
-            print(f"error: the rates of {spec} were not measured: {measured}", file=sys.stderr)
+            why = measured + (f"; the judge is {down}" if down else "")
+            print(f"error: the rates of {name} were not measured: {why}", file=sys.stderr)
             return 1
         assumed = measured
-    names = ("true-positive", "true-negative")
-    rates = dict(zip(names, assumed, strict=True))
-    bars = dict(zip(names, (limits.min_true_positive, limits.min_true_negative), strict=True))
+    rates = dict(zip(("true-positive", "true-negative"), assumed, strict=True))
+    bars = dict(zip(rates, (limits.min_true_positive, limits.min_true_negative), strict=True))
     shown = budget(rates, bars, share)
     changes = [(n, smallest_change(n, runs, (assumed[0], assumed[1]), share)) for n in LABELS]
     result = {"judge": name, "pass_share": share, "runs": runs, **shown,
@@ -185,8 +189,7 @@ def run_budget(spec: str, assumed: list[float] | None, runs: int, config: Path,
     said = budget_lines(name, shown, (share, len(people)), runs, changes)
     print(dumps(result) if as_json else "\n".join(said))
     if plots is not None:
-        path = draw(rates, bars, plots)
-        print(f"plot written to {short(path)}", file=sys.stderr)
+        print(f"plot written to {short(draw(rates, bars, plots))}", file=sys.stderr)
     return 0 if shown["gate"] is not None else 1
 
 
@@ -194,8 +197,7 @@ def measured_rates(labelled: list[tuple[bool, bool]], people: list[bool]) -> lis
     """The judge's true-positive and true-negative rates, or why they could not be read."""
     found = []
     for side in (True, False):
-        hits = [judge == side for person, judge in labelled if person == side]
-        if not hits:
+        if not (hits := alike(labelled, side)):
             kind = "passed" if side else "failed"
             return f"the judge scored none of the {people.count(side)} answers people {kind}"
         found.append(sum(hits) / len(hits))

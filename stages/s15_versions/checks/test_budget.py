@@ -205,3 +205,15 @@ def test_the_lessons_prose_about_the_budget_is_the_run_s(cli):
         f"that to {good:.2f}" in lesson
     )
     assert f"{1.96 + 0.8416:.1f} standard errors of the difference" in lesson
+
+
+@pytest.mark.failure_mode
+def test_a_judge_on_the_wire_that_cannot_be_reached_is_one_line_naming_why(cli, monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-budget-not-a-key")
+    result = cli("stages.s15_versions", "budget", "--judge", "openai:m")
+    assert (result.returncode, result.stdout) == (1, "")
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: the rates of openai:m were not ")
+    assert "the judge is unavailable after 3 failed calls in a row" in lines[0]
+    assert "sk-budget-not-a-key" not in result.stderr
