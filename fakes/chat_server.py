@@ -9,13 +9,17 @@ Each request takes the next scripted behaviour (then `default` once the script r
     Hang(seconds)            say nothing for that long (past the client's timeout)
     Drop()                   close the connection without a reply
 
+With `one_at_a_time`, requests are answered in turn, as llama.cpp's server answers them.
+
 Every request body is logged (`requests`), so a test can count what was paid for.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -55,6 +59,10 @@ Behaviour = Reply | Status | Malformed | Hang | Drop
 
 class _Server(ThreadingHTTPServer):
     request_queue_size = 128  # many clients connect at once; the default of 5 drops SYNs
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # not a client that gave up
+            super().handle_error(request, client_address)
 
 
 def judge_like(request: dict[str, Any]) -> Behaviour:
@@ -100,10 +108,15 @@ class ChatServer:
         default: Callable[[dict[str, Any]], Behaviour] = judge_like,
         latency: float = 0.0,
         port: int = 0,
+        one_at_a_time: bool = False,
     ) -> None:
         self.script = list(script or [])
         self.default = default
         self.latency = latency
+        # as llama.cpp's server: one request is answered at a time, the others wait their turn
+        self.turn: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if one_at_a_time else contextlib.nullcontext()
+        )
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.server = _Server(("127.0.0.1", port), self._handler())
@@ -139,6 +152,10 @@ class ChatServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 request = json.loads(self.rfile.read(length) or b"{}")
+                with server.turn:
+                    self._answer(request)
+
+            def _answer(self, request: dict[str, Any]) -> None:
                 behaviour = server.next_behaviour(request)
                 time.sleep(server.latency)
                 if isinstance(behaviour, Hang):

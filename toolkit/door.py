@@ -188,19 +188,24 @@ def state(report: Any, path: list[str]) -> Any:
 
 
 def local_judge(verb: Verb, args: list[str]) -> int:
-    """The bundled model's runs, each serving the model for as long as it runs. A run that
-    cannot start (exit 2) or is interrupted stops the rest; one that fails is counted."""
+    """A local model's runs (the first model's without --model), each serving the model for as
+    long as it runs. A run that cannot start (exit 2) or is interrupted stops the rest; one
+    that fails is counted."""
     route = choose(verb, [])
     if any(arg in HELP for arg in args):
-        print(
-            f"usage: {PROG} local-judge\n\n{LOCAL_RUNS_TEXT}\n\n" + "\n".join(epilog(verb, route))
-        )
+        print(f"usage: {PROG} local-judge [--model NAME]\n\n{local_runs_text()}\n\n"
+              + "\n".join(epilog(verb, route)))  # fmt: skip
         return 0
-    if args:
-        raise CourseInputError(f"{PROG} local-judge: takes no arguments, not {' '.join(args)}")
+    model = next(iter(LOCAL_RUNS))
+    if args[:1] == ["--model"] and len(args) == 2:
+        model = args[1]
+    elif args:
+        raise CourseInputError(f"{PROG} local-judge: takes --model NAME only, not {' '.join(args)}")
+    if model not in LOCAL_RUNS:
+        raise CourseInputError(f"--model {model!r}: known: {', '.join(LOCAL_RUNS)}")
     os.chdir(ROOT)  # the runs name their files from the course's folder
     failed = False
-    for run, counts in LOCAL_RUNS:
+    for run, counts in LOCAL_RUNS[model]:
         print(f"== {PROG} {' '.join(run)}", file=sys.stderr)
         status = run_cli(partial(call, verb, route, list(run)))
         if status not in (0, 1):
@@ -209,10 +214,14 @@ def local_judge(verb: Verb, args: list[str]) -> int:
     return 1 if failed else 0
 
 
-LOCAL_RUNS_TEXT = (
-    "Runs, each with the model served on 127.0.0.1 for as long as it runs:\n"
-    + "\n".join(
-        f"  {PROG} {' '.join(run)}" + ("" if counts else "   (expected to fail)")
-        for run, counts in LOCAL_RUNS
-    )
-)
+def local_runs_text() -> str:
+    """Each model's runs, as `local-judge --help` lists them."""
+    blocks = [
+        f"Runs of --model {model}, each with the model served on 127.0.0.1 while it runs:\n"
+        + "\n".join(
+            f"  {PROG} {' '.join(run)}" + ("" if counts else "   (expected to fail)")
+            for run, counts in runs
+        )
+        for model, runs in LOCAL_RUNS.items()
+    ]
+    return "\n\n".join(blocks)

@@ -72,7 +72,7 @@ EXIT_CODES = (
 # correlation with length is not a bias, and the steady control shows it too.
 JUDGE_FLAWS = ("verbosity", "concise", "calibration", "pairwise", "self_preference")
 SPECS = "biased, steady, module:attr (any object with the judge methods)"
-LOCAL_RUNS: tuple[tuple[list[str], bool], ...] = ()  # the bundled model's runs
+LOCAL_RUNS: dict[str, tuple[tuple[list[str], bool], ...]] = {}  # each local model's runs
 VERBS: list[Verb] = []
 # >>> stage 8
 EVAL = Verb(
@@ -150,18 +150,21 @@ VERBS.append(
 VERBS.append(
     Verb(
         "local-judge",
-        "the bundled local model started, measured by eval, calibrate, gate and pad, stopped",
-        "honest-evals local-judge",
-        "a measuring run failed (the bare-reply runs are expected to)",
+        "a local model started, measured by the commands, its replies recorded, stopped",
+        "honest-evals local-judge --model qwen-1.5b",
+        "a measuring run failed (not those listed as expected to fail)",
         [Route(13, "stages.s13_local_model")],
         json=False,
     )
 )
-# The bundled model's runs, as `make local-judge` has them: (arguments, whether a failure
-# counts). With bare replies the model answers in prose, and those two runs fail, as they
-# should: they are kept for the lesson, not gated on.
+# Each local model's runs, as `make local-judge MODEL=NAME` has them (stage 13's models.toml
+# names the models): (arguments, whether a failure counts). With bare replies the bundled
+# model answers in prose, and those two runs fail, as they should; the larger model fails the
+# gate. They are kept for the lesson, not gated on. The larger model's gate asks nothing new:
+# its questions are the open rubric's, which `calibrate` asked.
 BARE = "stages/s13_local_model/bare.toml"
-LOCAL_RUNS = (
+QWEN = "local:qwen-1.5b"
+LOCAL_RUNS["smollm2-135m"] = (
     (["eval", "--judge", "local", "--record", "--out", "reports/s13_local_eval.json"], True),
     (["calibrate", "--judge", "local", "--record", "--out", "reports/s13_local_calibration.json"],
      True),
@@ -169,6 +172,11 @@ LOCAL_RUNS = (
       "reports/s13_local_eval_bare.json"], False),
     (["gate", "--judge", "local", "--record", "--judge-config", BARE], False),
     (["pad", "--judge", "local", "--record"], True),
+)  # fmt: skip
+LOCAL_RUNS["qwen-1.5b"] = (
+    (["calibrate", "--judge", QWEN, "--record", "--out", "reports/s13_qwen-1.5b_calibration.json"],
+     True),
+    (["gate", "--judge", QWEN, "--record"], False),
 )  # fmt: skip
 # <<<
 # >>> stage 14

@@ -45,6 +45,7 @@ class OpenAIJudge:
         self.model, self.settings = model, settings or Settings()
         self.where = where = locate(model, api_key, base_url)  # its URL and key: never shown
         self.endpoint = self.identity = safe_url(where.url)  # shown; what the journal keys hold
+        self.spec = f"openai:{model}"  # how --judge names it; a later stage's judge may differ
         import openai  # here, not with the module: 0.7 s that a fake judge or --help never pays
 
         self.sdk = openai
@@ -56,7 +57,7 @@ class OpenAIJudge:
         self.sleep, self.jitter, self.progress = sleep, random.Random(0), progress
         self.breaker = Breaker(
             f"endpoint {self.endpoint} ({where.source}), model {model}, OPENAI_API_KEY "
-            f"{'set' if where.key else 'not set'}, at most {self.settings.timeout_s:g} s a call"
+            f"{'set' if where.key else 'not set'}, at most {self.settings.time_limit():g} s a call"
         )
         self.lock = threading.Lock()
         self.asked: Counter[str] = Counter()  # prompt -> times asked in this run
@@ -163,7 +164,7 @@ class OpenAIJudge:
         # building those costs more CPU than the whole rest of a call.
         body = {"model": self.model, "messages": messages, **self.reply_settings()}
         body.update(self.form(shape))
-        limit = self.settings.timeout_s
+        limit = self.settings.time_limit()
         try:
             return self.client.post(
                 "/chat/completions", body=body, cast_to=object, options={"timeout": limit}
@@ -175,7 +176,7 @@ class OpenAIJudge:
         """What an error status means once the tries run out; a 4xx but 429 stops the run."""
         if status != 429 and status < 500:
             raise CourseInputError(
-                f"--judge openai:{self.model}: HTTP {status} from {self.endpoint}; "
+                f"--judge {self.spec}: HTTP {status} from {self.endpoint}; "
                 "check OPENAI_API_KEY, OPENAI_BASE_URL and the model name"
             ) from None
         message = f"HTTP {status} from {self.endpoint} after {self.tries()}"

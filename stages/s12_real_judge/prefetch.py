@@ -40,7 +40,7 @@ def prefetch(judge: OpenAIJudge, planned: list[tuple[Messages, str]]) -> int:
     """Ask every planned prompt, `concurrency` at a time; return how many there were. The
     n-th time a prompt is planned is its n-th asking: that is how step 3 finds each reply."""
     done = failed = 0
-    progress = Progress(f"judge openai:{judge.model}", live=judge.progress)
+    progress = Progress(f"judge {judge.spec}", live=judge.progress)
     progress.begin()
 
     def one(messages: Messages, repeat: int, shape: str) -> bool:

@@ -28,6 +28,10 @@ class Settings:
     def choices(self) -> dict[str, tuple[str, ...]]:
         return {}  # the settings that take one of a few values: none here
 
+    def time_limit(self) -> float:
+        """What one request may take: `timeout_s` here; a later stage's may add to it."""
+        return self.timeout_s
+
 
 def load_settings(path: Path | None = None, base: Settings | None = None) -> Settings:
     """The defaults (or `base`, of this kind or a later stage's), with what the TOML file at

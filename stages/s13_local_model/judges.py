@@ -1,5 +1,6 @@
 """The judges this stage adds to stage 12's: `local`, a small real model served on 127.0.0.1
 for as long as a command runs (local.py), and `replay`, its recorded replies (recording.py).
+Each takes a model's name (`local:qwen-1.5b`, models.py); alone, they are the first model's.
 
 The rest — stage 8's SPECs and openai:MODEL — are stage 12's, reached the same way.
 """
@@ -17,42 +18,55 @@ from stages.s08_eval.specs import JudgeChoice
 from stages.s12_real_judge import judges
 from stages.s12_real_judge.judges import JudgeRequest, Wire, resolve_real
 from stages.s12_real_judge.settings import Settings
+from stages.s13_local_model import local, models
+from stages.s13_local_model.models import Model
 from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 
-SPECS = f"{judges.SPECS}, local, replay"
+SPECS = f"{judges.SPECS}, local[:MODEL], replay[:MODEL]"
 # the local model answers in JSON as llama-cpp-python's server takes a schema; a bare number
 # is beyond it ("The answer is 10."), and `{"verdict": "second"}` needs more than 8 tokens
-LOCAL = StructuredSettings(structured="json_object", max_tokens=24)
+LOCAL = local.LocalSettings(structured="json_object", max_tokens=24)
 LOCAL_LOG = ROOT / "reports" / "local-judge.log"
 
 
+def local_model(spec: str) -> tuple[str, Model] | None:
+    """("local" or "replay", the model) for a SPEC of this stage's; None for any other."""
+    kind, _, name = spec.partition(":")
+    return (kind, models.named(name)) if kind in ("local", "replay") else None
+
+
 def resolve_judge(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
-    """The judge a request names: local and replay here, every other SPEC as stage 12
-    resolves it. `local` starts its server on `stack`, which stops it when the command ends."""
-    if request.spec not in ("local", "replay"):  # openai:MODEL may ask for structured replies
+    """The judge a request names: local[:MODEL] and replay[:MODEL] here, every other SPEC as
+    stage 12 resolves it. `local` starts its server on `stack`, which stops it at the end."""
+    found = local_model(request.spec)
+    if found is None:  # openai:MODEL may ask for structured replies
         return resolve_real(request, StructuredSettings(), StructuredJudge)
+    kind, model = found
     settings = request.settings(LOCAL)
-    if request.spec == "replay":
+    if kind == "replay":
         from stages.s13_local_model.recording import ReplayJudge
 
-        return JudgeChoice(ReplayJudge(settings), request.spec, fake=False)
+        replay = ReplayJudge(settings, model)
+        replay.spec = request.spec
+        return JudgeChoice(replay, request.spec, fake=False)
     if stack is None:
         raise CourseInputError("--judge local: the local model is served by the commands")
-    return serve_local(stack, settings, request)
+    return serve_local(stack, settings, request, model)
 
 
-def serve_local(stack: ExitStack, settings: Settings, request: JudgeRequest) -> JudgeChoice:
-    """The local model, checked and served on 127.0.0.1 until `stack` closes."""
-    from stages.s13_local_model import local
-
-    command = local.llama_server(local.model_file())
+def serve_local(
+    stack: ExitStack, settings: Settings, request: JudgeRequest, model: Model
+) -> JudgeChoice:
+    """The model, checked and served on 127.0.0.1 until `stack` closes."""
+    command = local.llama_server(model, models.model_file(model))
     url = stack.enter_context(local.LocalServer(command, LOCAL_LOG))
     real = StructuredJudge(
-        local.MODEL_NAME, settings, base_url=url, use_journal=request.use_journal,
+        model.alias, settings, base_url=url, use_journal=request.use_journal,
         progress=request.progress,
     )  # fmt: skip
-    real.identity = local.IDENTITY  # journalled by its file's hash: a new port, the same model
-    return JudgeChoice(real, "local", fake=False)
+    real.identity = model.identity  # journalled by its file's hash: a new port, the same model
+    real.spec = request.spec
+    return JudgeChoice(real, request.spec, fake=False)
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +78,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def choose(request: JudgeRequest, stack: ExitStack | None = None) -> JudgeChoice:
     """The judge of `--judge`; --record is refused, before any call, for any but local."""
-    if request.record and request.spec != "local":
+    found = local_model(request.spec)
+    if request.record and (found is None or found[0] != "local"):
         raise CourseInputError(f"--record: only --judge local is recorded, not {request.spec!r}")
     return resolve_judge(request, stack)
 
@@ -75,10 +90,10 @@ def keep(request: JudgeRequest, choice: JudgeChoice) -> None:
         from stages.s12_real_judge.client import OpenAIJudge
         from stages.s13_local_model.recording import save
 
-        judge = choice.judge
-        assert isinstance(judge, OpenAIJudge), "choose lets only the local judge record"
+        judge, found = choice.judge, local_model(request.spec)
+        assert isinstance(judge, OpenAIJudge) and found, "choose lets only local judges record"
         received = {key: reply for key, reply in judge.known.items() if isinstance(reply, str)}
-        print(save(received), file=sys.stderr)  # the replies this run got, not its failures
+        print(save(received, found[1]), file=sys.stderr)  # the replies it got, not its failures
 
 
 def wire(stack: ExitStack) -> Wire:

