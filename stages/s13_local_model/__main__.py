@@ -1,11 +1,13 @@
-"""Stage 13: a real model on this machine. Stage 12's commands with `--judge local` (the
-bundled model served by llama.cpp on 127.0.0.1) and `--judge replay` (its recorded replies),
-and `pad`, padded twins made by a model and checked.
+"""Stage 13: a real model on this machine. Stage 12's commands with `--judge local[:MODEL]`
+(a model served by llama.cpp on 127.0.0.1; the bundled one without a name, models.toml lists
+the rest) and `--judge replay[:MODEL]` (its recorded replies), and `pad`, padded twins made by
+a model and checked.
 
     python -m stages.s13_local_model eval      [stage 12's eval options] [--record]
     python -m stages.s13_local_model calibrate [stage 12's calibrate options] [--record]
     python -m stages.s13_local_model gate      [stage 12's gate options] [--record]
     python -m stages.s13_local_model pad       [--judge local|replay|openai:MODEL] [--out FILE]
+    python -m stages.s13_local_model calibrate --judge replay:qwen-1.5b
 
 Without a command, `calibrate --judge replay`: the recorded replies of the local model, with
 no model and no server. Exit status as stage 12's; `pad` exits 1 when the judge stopped

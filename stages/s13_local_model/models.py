@@ -51,6 +51,11 @@ class Model:
         return f"local:{self.sha256}"
 
     @property
+    def spec(self) -> str:
+        """How --judge names it: `local`, with its name unless it is the default."""
+        return "local" + ("" if self == default() else f":{self.name}")
+
+    @property
     def make(self) -> str:
         """The command that installs it, then runs, records and stops it."""
         return "make local-judge" + ("" if self == default() else f" MODEL={self.name}")

@@ -82,7 +82,9 @@ class ReplayJudge(StructuredJudge):
     def __init__(self, settings: Settings, model: Model) -> None:
         super().__init__(model.alias, settings, base_url=NOWHERE, use_journal=False)
         self.identity, self.path, self.missing = model.identity, recording(model), 0
-        self.rerecord = model.make  # runs the model's commands, recording their replies
+        self.rerecord = (
+            f"this command and `--judge {model.spec} --record` (`{model.make}` records its runs)"
+        )
         self.journal = Journal(Path(":memory:"))  # the recording in the journal's place
         for key, reply in load(self.path).items():
             self.journal.put(key, reply)
@@ -99,7 +101,7 @@ class ReplayJudge(StructuredJudge):
         asked = self.missing + self.cached
         return (
             f"{self.missing} of {asked} questions are not in the recording "
-            f"{short(self.path)}; record them with `{self.rerecord}`"
+            f"{short(self.path)}; record them with {self.rerecord}"
         )
 
     def describe(self) -> Instrument:

@@ -5,6 +5,7 @@ answers every question says how many it lacks and how to record them."""
 import json
 import re
 from pathlib import Path
+from statistics import fmean
 
 import pytest
 
@@ -13,6 +14,7 @@ from stages.s08_eval.findings import Finding
 from stages.s08_eval.length import LengthResult
 from stages.s08_eval.position import PositionResult
 from stages.s08_eval.render import describe_length, describe_position
+from stages.s09_calibration.calibration import load_calibration
 from stages.s09_calibration.report import interval, number
 from stages.s13_local_model import models, recording
 from stages.s13_local_model.recording import load, save
@@ -59,16 +61,24 @@ def side_by_side(report, gate):
     """A model's column of the lesson's table, from its calibration report and its gate."""
     before, after = report["rubric_change"]["open"], report["rubric_change"]["facts"]
     rates = {rate["method"]: rate["value"] for rate in report["calibration"]["pass_rate"]}
-    pairwise = report["pairwise"]
+    pairwise, style = report["pairwise"], report["self_preference"]
+    wordy = [
+        (score, case.human_score)
+        for case, (_, score) in zip(load_calibration(), report["series"]["original"], strict=True)
+        if case.mode == "wordy-wrong" and score is not None
+    ]
     return {
-        "kappa, open rubric -> checklist": f"{number(before['kappa'])} -> "
-        f"{number(after['kappa'])}",
+        "kappa, open rubric -> checklist": f"{number(before['kappa'])} -> {number(after['kappa'])}",
         "padded twins, open rubric": shift(report["verbosity"]),
         "padded twins, checklist": f"mean delta {number(after['verbosity_mean_delta'])} "
         f"{interval(after['verbosity_ci'])} — {after['verbosity_verdict']}",
         "concise twins, open rubric": shift(report["concise"]),
         "both orders": f"{number(pairwise['swap_consistency'])} — {pairwise['verdict']}",
         "answers passed, judge (people)": f"{rates['judge only']:.0%} ({rates['people only']:.0%})",
+        "wordy wrong answers, mean score (people)": f"{fmean(j for j, _ in wordy):.1f} "
+        f"({fmean(p for _, p in wordy):.1f}), {len(wordy)} answers",
+        "bullets over prose at equal quality": f"gap {number(style['gap'])} "
+        f"{interval(style['ci'])}",
         "the gate": gate.stdout.strip().splitlines()[-1],
         "unscored replies": f"{report['unscored']['count']} of {report['judge']['calls']}",
     }
@@ -83,10 +93,17 @@ def test_the_lesson_sets_the_two_models_side_by_side_as_replayed(tmp_path, cli):
     columns = []
     for spec in ("replay", "replay:qwen-1.5b"):
         out = str(tmp_path / "report.json")
-        report = json.loads(cli(COMMAND, "calibrate", "--judge", spec, "--json", "--out", out).stdout)
+        report = json.loads(
+            cli(COMMAND, "calibrate", "--judge", spec, "--json", "--out", out).stdout
+        )
         columns.append(side_by_side(report, cli(COMMAND, "gate", "--judge", spec)))
     small, large = columns
     assert quoted == {name: (small[name], large[name]) for name in small}
+    # the paragraphs that read the table quote its figures, and only those
+    reading = table.split("|\n\n", 1)[1].split("What the larger model costs", 1)[0]
+    cells = " ".join(f"{a} {b}" for a, b in quoted.values())
+    for figure in re.findall(r"\d+\.\d+|\d+%", reading):
+        assert re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d])", cells), figure
 
 
 @pytest.mark.golden
@@ -157,7 +174,8 @@ def test_a_recording_that_lacks_questions_says_how_many_and_how_to_record_them(
     report = json.loads(result.stdout)
     missing = re.fullmatch(
         r"(\d+) of 32 questions are not in the recording .*local_judge\.jsonl; "
-        r"record them with `make local-judge`",
+        r"record them with this command and `--judge local --record` "
+        r"\(`make local-judge` records its runs\)",
         report["judge"]["unavailable"],
     )
     assert missing is not None, report["judge"]["unavailable"]
