@@ -133,7 +133,7 @@ CALIBRATE.routes.append(Route(12, "stages.s12_real_judge", ("calibrate",), out=S
 GATE.routes.append(Route(12, "stages.s12_real_judge", ("gate",)))
 # <<<
 # >>> stage 13
-SPECS += ", local, replay"
+SPECS += ", local[:MODEL], replay[:MODEL]"
 for verb in (EVAL, CALIBRATE, GATE):  # the wire's routes, with the local judges too
     wire = verb.routes[-1]
     verb.routes.append(Route(13, "stages.s13_local_model", wire.command, out=wire.out))

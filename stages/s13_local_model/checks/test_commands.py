@@ -15,7 +15,7 @@ def help_of(*command):
 
 
 def test_each_command_s_judge_help_lists_the_local_judges_too():
-    assert f"{judges.SPECS}, local, replay" == SPECS
+    assert f"{judges.SPECS}, local[:MODEL], replay[:MODEL]" == SPECS
     assert f"--judge JUDGE {SPECS} --control" in help_of("stages.s13_local_model", "eval")
     assert f"--judge JUDGE {SPECS} --config" in help_of("stages.s13_local_model", "gate")
     assert "--record" in help_of("stages.s13_local_model", "calibrate")
